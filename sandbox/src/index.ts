@@ -1,0 +1,105 @@
+/**
+ * Inventory API sandbox: an in-memory, contract-faithful simulator of the three write operations of
+ * shared/inventory-api.md, for tests, benchmarks and demos. Not the real service.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+import { validateFaultConfig } from './faults';
+import { DEFAULT_SEED_FILE, loadSeedFile, validateSeed } from './seed';
+import { SandboxCore } from './server';
+import type { FaultConfig, LogEntry, RecordedRequest, SandboxState, SeedData } from './types';
+
+export * from './types';
+export { DEFAULT_SEED_FILE, loadSeedFile } from './seed';
+
+/** Default admin token for local use (override with the adminToken option or SANDBOX_ADMIN_TOKEN). */
+export const DEFAULT_ADMIN_TOKEN = 'sandbox-admin';
+
+export interface SandboxOptions {
+	/** 0 = random free port. Default 0. */
+	port?: number;
+	/** Default 127.0.0.1 (loopback). */
+	host?: string;
+	/** Seed data object; wins over seedFile. */
+	seed?: SeedData;
+	/** Seed JSON file; default sandbox/seed.json. */
+	seedFile?: string;
+	/** Token for the /_sandbox endpoints; default $SANDBOX_ADMIN_TOKEN or 'sandbox-admin'. */
+	adminToken?: string;
+	/** Fault injection from the start (off when omitted). */
+	faults?: FaultConfig;
+	/** true (default): JSON lines on stdout; false: silent; function: receives each entry. */
+	log?: boolean | ((entry: LogEntry) => void);
+	/** Clock of the sandbox (event_date checks, timestamps, token expiry). Default: real time. */
+	now?: () => Date;
+}
+
+export interface SandboxHandle {
+	/** e.g. http://127.0.0.1:43123 (no trailing slash). */
+	baseUrl: string;
+	adminToken: string;
+	setFaults(f: FaultConfig | null): void;
+	/** Back to the seed: records, events, idempotency keys, counters and request log are cleared. */
+	reset(): void;
+	/** Same as GET /_sandbox/state. */
+	state(): SandboxState;
+	/** Same as GET /_sandbox/requests. */
+	requests(): RecordedRequest[];
+	close(): Promise<void>;
+}
+
+export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHandle> {
+	const seed = opts.seed ?? loadSeedFile(opts.seedFile ?? DEFAULT_SEED_FILE);
+	validateSeed(seed);
+	const adminToken = opts.adminToken ?? process.env.SANDBOX_ADMIN_TOKEN ?? DEFAULT_ADMIN_TOKEN;
+	const core = new SandboxCore({
+		seed: JSON.parse(JSON.stringify(seed)) as SeedData,
+		adminToken,
+		now: opts.now ?? (() => new Date()),
+		log: opts.log ?? true,
+	});
+	if (opts.faults) core.setFaults(validateFaultConfig(opts.faults));
+
+	const sockets = new Set<Socket>();
+	const server: Server = createServer((req, res) => {
+		core.handle(req, res).catch((error: unknown) => {
+			if (!res.headersSent && !res.destroyed) {
+				res.writeHead(500, { 'Content-Type': 'application/json' });
+				res.end(JSON.stringify({ message: `Sandbox internal error: ${(error as Error)?.message ?? String(error)}` }));
+			}
+		});
+	});
+	server.on('connection', (s) => {
+		sockets.add(s);
+		s.on('close', () => sockets.delete(s));
+	});
+	const host = opts.host ?? '127.0.0.1';
+	await new Promise<void>((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(opts.port ?? 0, host, () => {
+			server.off('error', reject);
+			resolve();
+		});
+	});
+	const address = server.address() as AddressInfo;
+	const urlHost = address.family === 'IPv6' || host.includes(':') ? `[${address.address}]` : address.address;
+
+	let closing: Promise<void> | null = null;
+	return {
+		baseUrl: `http://${urlHost}:${address.port}`,
+		adminToken,
+		setFaults: (f) => core.setFaults(validateFaultConfig(f)),
+		reset: () => core.reset(),
+		state: () => core.state(),
+		requests: () => core.requests(),
+		close: () => {
+			closing ??= new Promise<void>((resolve) => {
+				core.shutdown();
+				server.close(() => resolve());
+				for (const s of sockets) s.destroy();
+			});
+			return closing;
+		},
+	};
+}
