@@ -1,0 +1,50 @@
+import {
+	NodeConnectionTypes,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeType,
+	type INodeTypeDescription,
+} from 'n8n-workflow';
+
+import * as asset from './actions/asset/Asset.resource';
+import { options } from './actions/options.description';
+import { router } from './actions/router';
+import * as subscription from './actions/subscription/Subscription.resource';
+
+export class Inventory implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Inventory',
+		name: 'inventory',
+		icon: { light: 'file:inventory.svg', dark: 'file:inventory.dark.svg' },
+		group: ['output'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description:
+			'Create asset to-dos, update subscription billing and record asset acquisitions in the Asset and Subscription Inventory API, without duplicates on retries',
+		defaults: { name: 'Inventory' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'inventoryApi', required: true }],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'Asset', value: 'asset' },
+					{ name: 'Subscription', value: 'subscription' },
+				],
+				default: 'asset',
+			},
+			...asset.description,
+			...subscription.description,
+			options,
+		],
+};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

@@ -1,0 +1,139 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { ItemInput } from '../helpers/fields';
+import {
+	businessIdempotencyKey,
+	deriveIdempotencyKey,
+	resolveRootExecutionId,
+	type ActionIdentity,
+} from '../helpers/idempotency';
+import {
+	CREDENTIAL_TYPE,
+	DEFAULT_RETRY_POLICY,
+	RateLimitGate,
+	sendInventoryRequest,
+	type RetryPolicy,
+} from '../transport';
+import * as asset from './asset/Asset.resource';
+import type { InventoryType, OperationRun, PreparedRequest } from './node.type';
+import { MAX_CONCURRENCY } from './options.description';
+import * as subscription from './subscription/Subscription.resource';
+
+type Operation = {
+	execute(input: ItemInput, run: OperationRun): Promise<IDataObject>;
+};
+
+const operations: { [R in InventoryType['resource']]: Record<string, Operation> } = {
+	asset: { createTodo: asset.createTodo, recordAcquisition: asset.recordAcquisition },
+	subscription: { updateBilling: subscription.updateBilling },
+};
+
+function numberOption(input: ItemInput, options: IDataObject, name: string, fallback: number, min: number, max: number): number {
+	const value = options[name];
+	if (value === undefined || value === '') return fallback;
+	const number = typeof value === 'string' ? Number(value) : value;
+	if (typeof number !== 'number' || !Number.isInteger(number) || number < min || number > max) {
+		input.fail(`Option "${name}"`, `must be a whole number from ${min} to ${max}, got ${String(value)}`, name);
+	}
+	return number;
+}
+
+function readPolicy(input: ItemInput): { policy: RetryPolicy; concurrency: number } {
+	const options = input.collection('options');
+	return {
+		concurrency: numberOption(input, options, 'concurrency', 1, 1, MAX_CONCURRENCY),
+		policy: {
+			maxRetries: numberOption(input, options, 'maxRetries', DEFAULT_RETRY_POLICY.maxRetries, 0, 10),
+			baseDelayMs: numberOption(input, options, 'retryDelay', DEFAULT_RETRY_POLICY.baseDelayMs, 0, 600_000),
+			maxDelayMs: numberOption(input, options, 'maxRetryWait', DEFAULT_RETRY_POLICY.maxDelayMs, 0, 3_600_000),
+			timeoutMs: numberOption(input, options, 'timeout', DEFAULT_RETRY_POLICY.timeoutMs, 1, 3_600_000),
+		},
+	};
+}
+
+/** Runs `work` for indices 0..count-1 with at most `limit` at once; stops starting new ones once `stop()` says so. */
+async function runPool(count: number, limit: number, work: (index: number) => Promise<void>, stop: () => boolean): Promise<void> {
+	let next = 0;
+	const worker = async () => {
+		while (next < count && !stop()) {
+			const index = next++;
+			await work(index);
+		}
+	};
+	await Promise.all(Array.from({ length: Math.min(limit, count) }, worker));
+}
+
+export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
+	const resource = this.getNodeParameter('resource', 0) as InventoryType['resource'];
+	const operationName = this.getNodeParameter('operation', 0) as string;
+	const operation = operations[resource]?.[operationName];
+	if (!operation) {
+		throw new NodeOperationError(this.getNode(), `The operation "${operationName}" of resource "${resource}" is not supported`);
+	}
+	if (items.length === 0) return [[]];
+
+	const credentials = await this.getCredentials<{ baseUrl?: string; apiToken?: string }>(CREDENTIAL_TYPE);
+	const connection = {
+		baseUrl: String(credentials.baseUrl ?? '').trim().replace(/\/+$/, ''),
+		token: String(credentials.apiToken ?? ''),
+	};
+	if (!/^https?:\/\/[^/]/i.test(connection.baseUrl)) {
+		throw new NodeOperationError(this.getNode(), 'The Base URL of the Inventory API credential must start with http:// or https://', {
+			description: 'Open the credential and enter the address of your Inventory service, e.g. https://inventory.example.com',
+		});
+	}
+
+	const { policy, concurrency } = readPolicy(new ItemInput(this, 0));
+	const gate = new RateLimitGate();
+	const proxy = this.getWorkflowDataProxy(0);
+	const identity: Omit<ActionIdentity, 'itemIndex'> = {
+		instanceId: this.getInstanceId(),
+		workflowId: String(this.getWorkflow().id ?? ''),
+		rootExecutionId: resolveRootExecutionId(proxy.$execution?.customData, this.getExecutionId()),
+		nodeId: this.getNode().id,
+		runIndex: Number(proxy.$runIndex ?? 0),
+	};
+
+	const results: INodeExecutionData[] = new Array(items.length);
+	let failure: { index: number; error: Error } | undefined;
+
+	await runPool(
+		items.length,
+		concurrency,
+		async (itemIndex) => {
+			const input = new ItemInput(this, itemIndex);
+			const run: OperationRun = {
+				send: async (request: PreparedRequest) => {
+					const override = String(input.collection('options').idempotencyKey ?? '').trim();
+					const idempotencyKey = override
+						? businessIdempotencyKey(override, request.method, request.path)
+						: deriveIdempotencyKey({ ...identity, itemIndex });
+					return await sendInventoryRequest.call(this, { ...request, idempotencyKey }, connection, policy, gate);
+				},
+			};
+			try {
+				const data = await operation.execute(input, run);
+				results[itemIndex] = { json: data, pairedItem: { item: itemIndex } };
+			} catch (caught) {
+				const error =
+					caught instanceof NodeApiError || caught instanceof NodeOperationError
+						? caught
+						: new NodeOperationError(this.getNode(), caught as Error, { itemIndex });
+				if (this.continueOnFail()) {
+					results[itemIndex] = {
+						json: { error: error.message, details: { description: error.description ?? null, itemIndex } },
+						pairedItem: { item: itemIndex },
+					};
+					return;
+				}
+				if (!failure || itemIndex < failure.index) failure = { index: itemIndex, error };
+			}
+		},
+		() => failure !== undefined,
+	);
+
+	if (failure) throw failure.error;
+	return [results];
+}

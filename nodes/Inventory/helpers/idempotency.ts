@@ -1,0 +1,73 @@
+import { createHash, randomUUID } from 'node:crypto';
+
+/** This package's UUID v5 namespace. Changing it would change every derived key: never do. */
+export const IDEMPOTENCY_NAMESPACE = '7b9099c4-d47a-462c-82f3-435bf23df9b2';
+
+/** Execution custom data key holding the execution whose keys this run reuses. */
+export const ROOT_EXECUTION_DATA_KEY = 'inventoryRootExecutionId';
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isUuid(value: string): boolean {
+	return UUID_PATTERN.test(value);
+}
+
+/** RFC 9562 UUID version 5 (SHA-1, name-based). */
+export function uuidV5(name: string, namespace: string = IDEMPOTENCY_NAMESPACE): string {
+	if (!isUuid(namespace)) throw new TypeError(`Invalid UUID namespace: ${namespace}`);
+	const namespaceBytes = Buffer.from(namespace.replace(/-/g, ''), 'hex');
+	const hash = createHash('sha1').update(namespaceBytes).update(name, 'utf8').digest();
+	const bytes = hash.subarray(0, 16);
+	bytes[6] = (bytes[6] & 0x0f) | 0x50;
+	bytes[8] = (bytes[8] & 0x3f) | 0x80;
+	const hex = bytes.toString('hex');
+	return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** What identifies one action of the node in n8n, whatever retries it goes through. */
+export interface ActionIdentity {
+	instanceId: string;
+	workflowId: string;
+	rootExecutionId: string;
+	nodeId: string;
+	runIndex: number;
+	itemIndex: number;
+}
+
+export function deriveIdempotencyKey(identity: ActionIdentity): string {
+	const { instanceId, workflowId, rootExecutionId, nodeId, runIndex, itemIndex } = identity;
+	return uuidV5(
+		['n8n', instanceId, workflowId, rootExecutionId, nodeId, runIndex, itemIndex].join('\n'),
+	);
+}
+
+/**
+ * A user-supplied business key: a UUID is sent as is; any other string is bound to the method and
+ * path, so one business id used on two operations or two records never yields the same key.
+ */
+export function businessIdempotencyKey(value: string, method: string, path: string): string {
+	const trimmed = value.trim();
+	if (isUuid(trimmed)) return trimmed.toLowerCase();
+	return uuidV5(['business', method.toUpperCase(), path, trimmed].join('\n'));
+}
+
+interface ExecutionCustomData {
+	get(key: string): string | undefined;
+	set(key: string, value: string): void;
+}
+
+/**
+ * The execution whose keys this run uses. The first execution records its own id in the execution's
+ * custom data; n8n's "Retry execution" copies that data into the retry, so a retry reuses the keys of
+ * the original execution and replays what it already created instead of creating it again.
+ */
+export function resolveRootExecutionId(
+	customData: ExecutionCustomData | undefined,
+	currentExecutionId: string | undefined,
+): string {
+	const recorded = customData?.get(ROOT_EXECUTION_DATA_KEY);
+	if (typeof recorded === 'string' && recorded !== '') return recorded;
+	const root = currentExecutionId && currentExecutionId !== '' ? currentExecutionId : randomUUID();
+	customData?.set(ROOT_EXECUTION_DATA_KEY, root);
+	return root;
+}
