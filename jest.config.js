@@ -6,7 +6,7 @@ module.exports = {
 	testMatch: ['**/*.test.ts'],
 	testPathIgnorePatterns: ['/node_modules/', '/test/e2e/'],
 	transform: {
-		'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json', isolatedModules: true }],
+		'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json'}],
 	},
 	testTimeout: 60000,
 };

@@ -1,0 +1,311 @@
+import './env';
+
+/**
+ * Runs real workflows through n8n-core's WorkflowExecute, in-process, with the built Inventory node
+ * and credential from dist/ — the way n8n runs them, minus the database and the editor.
+ */
+import { Container } from '@n8n/di';
+import { ExecutionLifecycleHooks, InstanceSettings, WorkflowExecute } from 'n8n-core';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialType,
+	IDataObject,
+	IHttpRequestOptions,
+	INode,
+	INodeCredentialsDetails,
+	INodeExecutionData,
+	INodeType,
+	INodeTypes,
+	IRun,
+	IRunExecutionData,
+	IVersionedNodeType,
+	IWorkflowExecuteAdditionalData,
+	IWorkflowSettings,
+	IConnections,
+} from 'n8n-workflow';
+import { deepCopy, ICredentialsHelper, Workflow } from 'n8n-workflow';
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { FixtureItems } from './fixture-nodes';
+
+const DIST = join(__dirname, '..', '..', 'dist');
+if (!existsSync(join(DIST, 'nodes/Inventory/Inventory.node.js'))) {
+	throw new Error('dist/ is missing: run `npm run build` first');
+}
+
+/* eslint-disable @typescript-eslint/no-require-imports */
+const { Inventory } = require(join(DIST, 'nodes/Inventory/Inventory.node.js')) as {
+	Inventory: new () => INodeType;
+};
+const { InventoryApi } = require(join(DIST, 'credentials/InventoryApi.credentials.js')) as {
+	InventoryApi: new () => ICredentialType;
+};
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+export const INVENTORY_TYPE = 'n8n-nodes-inventory.inventory';
+export const ITEMS_TYPE = 'test.fixtureItems';
+
+const nodeTypes: Record<string, INodeType> = {
+	[INVENTORY_TYPE]: new Inventory(),
+	[ITEMS_TYPE]: new FixtureItems(),
+};
+
+export const inventoryNodeType = nodeTypes[INVENTORY_TYPE];
+export const inventoryCredentialType = new InventoryApi();
+
+class FixtureNodeTypes implements INodeTypes {
+	getByName(type: string): INodeType | IVersionedNodeType {
+		return this.getByNameAndVersion(type);
+	}
+
+	getByNameAndVersion(type: string): INodeType {
+		const nodeType = nodeTypes[type];
+		if (!nodeType) throw new Error(`Unknown node type ${type}`);
+		return nodeType;
+	}
+
+	getKnownTypes() {
+		return {};
+	}
+}
+
+/** n8n's generic credential authentication, as the n8n CLI's CredentialsHelper applies it. */
+class CredentialsHelper extends ICredentialsHelper {
+	constructor(private readonly credentials: ICredentialDataDecryptedObject) {
+		super();
+	}
+
+	getParentTypes(): string[] {
+		return [];
+	}
+
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		requestOptions: IHttpRequestOptions,
+		workflow: Workflow,
+		node: INode,
+	): Promise<IHttpRequestOptions> {
+		if (typeName !== inventoryCredentialType.name) throw new Error(`Unknown credential ${typeName}`);
+		const { authenticate } = inventoryCredentialType;
+		if (!authenticate || typeof authenticate === 'function' || authenticate.type !== 'generic') {
+			throw new Error('Expected generic authentication');
+		}
+		const resolve = (value: string) =>
+			value.startsWith('=')
+				? String(
+						workflow.expression.getSimpleParameterValue(node, value, 'internal', {
+							$credentials: credentials,
+						}),
+					)
+				: value;
+		for (const [target, entries] of Object.entries(authenticate.properties)) {
+			const options = requestOptions as unknown as Record<string, Record<string, string>>;
+			options[target] ??= {};
+			for (const [key, value] of Object.entries(entries as Record<string, string>)) {
+				options[target][resolve(key)] = resolve(value);
+			}
+		}
+		return requestOptions;
+	}
+
+	async preAuthentication() {
+		return undefined;
+	}
+
+	async getDecrypted(
+		_additionalData: IWorkflowExecuteAdditionalData,
+		_nodeCredentials: INodeCredentialsDetails,
+		type: string,
+	): Promise<ICredentialDataDecryptedObject> {
+		if (type !== inventoryCredentialType.name) throw new Error(`Unknown credential ${type}`);
+		return deepCopy(this.credentials);
+	}
+
+	async getCredentials(): Promise<never> {
+		throw new Error('not used');
+	}
+
+	async updateCredentials() {}
+
+	async updateCredentialsOauthTokenData() {}
+
+	getCredentialsProperties() {
+		return inventoryCredentialType.properties;
+	}
+
+	isCredentialUsableByNode(credentialType: string, nodeType: string): boolean {
+		const description = nodeTypes[nodeType]?.description;
+		return description?.credentials?.some(({ name }) => name === credentialType) ?? false;
+	}
+}
+
+export interface WorkflowDefinition {
+	id?: string;
+	nodes: INode[];
+	connections: IConnections;
+	settings?: IWorkflowSettings;
+}
+
+export interface RunOptions {
+	credentials: { baseUrl: string; apiToken: string };
+	executionId?: string;
+	mode?: 'manual' | 'trigger' | 'retry';
+	/** Resume this stored execution data, as n8n's "Retry execution" does. */
+	executionData?: IRunExecutionData;
+	retryOf?: string;
+}
+
+export function instanceId(): string {
+	return Container.get(InstanceSettings).instanceId;
+}
+
+/** Every node without a parent starts, as with a manual run from several start nodes. */
+function startingExecutionData(workflow: Workflow): IRunExecutionData {
+	const startNodes = Object.values(workflow.nodes).filter(
+		(node) => workflow.getParentNodes(node.name).length === 0,
+	);
+	if (startNodes.length === 0) throw new Error('Workflow has no start node');
+	return {
+		startData: {},
+		resultData: { runData: {} },
+		executionData: {
+			contextData: {},
+			metadata: {},
+			nodeExecutionStack: startNodes.map((node) => ({
+				node,
+				data: { main: [[{ json: {} }]] },
+				source: null,
+			})),
+			waitingExecution: {},
+			waitingExecutionSource: {},
+		},
+	} as IRunExecutionData;
+}
+
+/** Executes a workflow to its end; resolves to n8n's IRun (run data, status, errors). */
+export async function runWorkflow(definition: WorkflowDefinition, options: RunOptions): Promise<IRun> {
+	const executionId = options.executionId ?? randomUUID();
+	const mode = options.mode ?? 'manual';
+	const workflowData = {
+		id: definition.id ?? 'wf-test',
+		name: 'Test workflow',
+		active: false,
+		nodes: definition.nodes,
+		connections: definition.connections,
+		settings: definition.settings ?? {},
+		createdAt: new Date(),
+		updatedAt: new Date(),
+	};
+	const workflow = new Workflow({
+		id: workflowData.id,
+		name: workflowData.name,
+		nodes: definition.nodes,
+		connections: definition.connections,
+		active: false,
+		nodeTypes: new FixtureNodeTypes(),
+		settings: definition.settings ?? {},
+	});
+
+	const hooks = new ExecutionLifecycleHooks(mode, executionId, workflowData, options.retryOf);
+	let resolveFinished: (run: IRun) => void = () => {};
+	const finished = new Promise<IRun>((resolve) => (resolveFinished = resolve));
+	hooks.addHandler('workflowExecuteAfter', (run) => resolveFinished(run));
+
+	const additionalData = {
+		credentialsHelper: new CredentialsHelper(options.credentials),
+		hooks,
+		executionId,
+		restApiUrl: 'http://127.0.0.1/rest',
+		instanceBaseUrl: 'http://127.0.0.1/',
+		formWaitingBaseUrl: 'http://127.0.0.1/form-waiting',
+		webhookBaseUrl: 'http://127.0.0.1/webhook',
+		webhookWaitingBaseUrl: 'http://127.0.0.1/webhook-waiting',
+		webhookTestBaseUrl: 'http://127.0.0.1/webhook-test',
+		variables: {},
+		currentNodeParameters: undefined,
+		executionTimeoutTimestamp: undefined,
+		userId: 'test-user',
+		executeWorkflow: async () => {
+			throw new Error('Sub-workflows are not used in these tests');
+		},
+		getRunExecutionData: async () => undefined,
+		setExecutionStatus: () => {},
+		sendDataToUI: () => {},
+		logAiEvent: () => {},
+		startRunnerTask: async () => {
+			throw new Error('Code node runners are not used in these tests');
+		},
+	} as unknown as IWorkflowExecuteAdditionalData;
+
+	const runExecutionData = options.executionData ?? startingExecutionData(workflow);
+	const execute = new WorkflowExecute(additionalData, mode, runExecutionData);
+	await execute.processRunExecutionData(workflow);
+	return await finished;
+}
+
+/**
+ * n8n's "Retry execution" (ExecutionService.retry in the n8n CLI): the stored execution data is run
+ * again under a new execution id, with the failed node's last (error) run removed so it runs anew.
+ */
+export async function retryExecution(
+	definition: WorkflowDefinition,
+	failed: IRun,
+	options: Omit<RunOptions, 'executionData' | 'mode' | 'retryOf'> & { failedExecutionId: string },
+): Promise<IRun> {
+	const executionData = deepCopy(failed.data);
+	const { lastNodeExecuted } = executionData.resultData;
+	if (lastNodeExecuted) {
+		delete executionData.resultData.error;
+		const runs = executionData.resultData.runData[lastNodeExecuted];
+		if (runs?.length && runs[runs.length - 1].error !== undefined) runs.pop();
+	}
+	return await runWorkflow(definition, {
+		...options,
+		mode: 'retry',
+		executionData,
+		retryOf: options.failedExecutionId,
+	});
+}
+
+/** The items a node output on its `outputIndex` in run `runIndex`. */
+export function nodeOutput(run: IRun, nodeName: string, outputIndex = 0, runIndex = 0): INodeExecutionData[] {
+	const task = run.data.resultData.runData[nodeName]?.[runIndex];
+	if (!task) throw new Error(`Node ${nodeName} has no run ${runIndex}`);
+	if (task.error) throw task.error;
+	return task.data?.main?.[outputIndex] ?? [];
+}
+
+/** A two-node workflow: fixture items -> Inventory, with the given parameters. */
+export function inventoryWorkflow(
+	items: IDataObject[],
+	parameters: INode['parameters'],
+	extra: { settings?: IWorkflowSettings; node?: Partial<INode> } = {},
+): WorkflowDefinition {
+	return {
+		nodes: [
+			{
+				id: 'items-node',
+				name: 'Items',
+				type: ITEMS_TYPE,
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: { items: JSON.stringify(items) },
+			},
+			{
+				id: 'inventory-node-1',
+				name: 'Inventory',
+				type: INVENTORY_TYPE,
+				typeVersion: 1,
+				position: [200, 0],
+				parameters,
+				credentials: { inventoryApi: { id: 'cred-1', name: 'Inventory sandbox' } },
+				...extra.node,
+			},
+		],
+		connections: { Items: { main: [[{ node: 'Inventory', type: 'main', index: 0 }]] } },
+		settings: extra.settings,
+	};
+}
