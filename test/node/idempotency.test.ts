@@ -1,0 +1,238 @@
+import type { INode } from 'n8n-workflow';
+import { v5 as uuidV5Reference } from 'uuid';
+
+import {
+	deriveIdempotencyKey,
+	IDEMPOTENCY_NAMESPACE,
+	uuidV5,
+} from '../../dist/nodes/Inventory/helpers/idempotency';
+import {
+	INVENTORY_TYPE,
+	instanceId,
+	inventoryWorkflow,
+	ITEMS_TYPE,
+	nodeOutput,
+	retryExecution,
+	runWorkflow,
+	type WorkflowDefinition,
+} from '../../tools/n8n/engine';
+import { keysSent, runError, runInventory, TOKEN, useSandbox, UUID_V5 } from './util';
+
+const env = useSandbox();
+
+const createTodo = {
+	resource: 'asset',
+	operation: 'createTodo',
+	assetId: '={{ $json.asset }}',
+	name: 'Tag and label',
+};
+
+describe('UUID v5', () => {
+	test.each([
+		['', IDEMPOTENCY_NAMESPACE],
+		['n8n\ninstance\nwf\n42\nnode\n0\n0', IDEMPOTENCY_NAMESPACE],
+		['ünïcödé ✓ and emoji 🚚', IDEMPOTENCY_NAMESPACE],
+		['www.example.com', '6ba7b810-9dad-11d1-80b4-00c04fd430c8'],
+	])('matches the uuid package for %j', (name, namespace) => {
+		expect(uuidV5(name, namespace)).toBe(uuidV5Reference(name, namespace));
+	});
+});
+
+describe('derived keys', () => {
+	test('are UUID v5 of instance, workflow, execution, node, run index and item index', async () => {
+		const { sandbox } = env;
+		await runInventory(sandbox, [{ asset: 1001 }, { asset: 1002 }], createTodo, {
+			executionId: 'exec-1',
+		});
+		const expected = [0, 1].map((itemIndex) =>
+			deriveIdempotencyKey({
+				instanceId: instanceId(),
+				workflowId: 'wf-test',
+				rootExecutionId: 'exec-1',
+				nodeId: 'inventory-node-1',
+				runIndex: 0,
+				itemIndex,
+			}),
+		);
+		expect(keysSent(sandbox)).toEqual(expected);
+		expect(expected[0]).toMatch(UUID_V5);
+		expect(expected[0]).not.toBe(expected[1]);
+	});
+
+	test('differ between executions of the same workflow, so each execution creates anew', async () => {
+		const { sandbox } = env;
+		await runInventory(sandbox, [{ asset: 1001 }], createTodo, { executionId: 'exec-a' });
+		await runInventory(sandbox, [{ asset: 1001 }], createTodo, { executionId: 'exec-b' });
+		const [first, second] = keysSent(sandbox);
+		expect(first).not.toBe(second);
+		expect(sandbox.state().todos).toHaveLength(2);
+	});
+
+	test('differ between two runs of the node in one execution', async () => {
+		const { sandbox } = env;
+		const source = (name: string, asset: number): INode => ({
+			id: `source-${name}`,
+			name,
+			type: ITEMS_TYPE,
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: { items: JSON.stringify([{ asset }]) },
+		});
+		const workflow: WorkflowDefinition = {
+			nodes: [
+				source('First batch', 1001),
+				source('Second batch', 1001),
+				{
+					id: 'inventory-node-1',
+					name: 'Inventory',
+					type: INVENTORY_TYPE,
+					typeVersion: 1,
+					position: [200, 0],
+					parameters: createTodo,
+					credentials: { inventoryApi: { id: 'cred-1', name: 'Inventory sandbox' } },
+				},
+			],
+			connections: {
+				'First batch': { main: [[{ node: 'Inventory', type: 'main', index: 0 }]] },
+				'Second batch': { main: [[{ node: 'Inventory', type: 'main', index: 0 }]] },
+			},
+		};
+		const run = await runWorkflow(workflow, {
+			credentials: { baseUrl: sandbox.baseUrl, apiToken: TOKEN },
+			executionId: 'exec-loop',
+		});
+		expect(run.data.resultData.runData.Inventory).toHaveLength(2);
+		const keys = keysSent(sandbox);
+		expect(keys).toHaveLength(2);
+		expect(new Set(keys).size).toBe(2);
+		expect(sandbox.state().todos).toHaveLength(2);
+		expect(keys[1]).toBe(
+			deriveIdempotencyKey({
+				instanceId: instanceId(),
+				workflowId: 'wf-test',
+				rootExecutionId: 'exec-loop',
+				nodeId: 'inventory-node-1',
+				runIndex: 1,
+				itemIndex: 0,
+			}),
+		);
+	});
+});
+
+describe('retries resend the same key', () => {
+	test.each([
+		['a 5xx before the action is applied', { serverErrorRate: 1, maxFaultsPerKey: 2 }, 3],
+		['a connection reset', { resetBeforeApplyRate: 1, maxFaultsPerKey: 2 }, 3],
+		['a response lost after the action was applied', { dropAfterApplyRate: 1, maxFaultsPerKey: 1 }, 2],
+		['a response slower than the timeout', { slowResponseRate: 1, slowResponseDelayMs: 1500, maxFaultsPerKey: 1 }, 2],
+		['a 429 with Retry-After', { rateLimit: { requests: 1, windowMs: 60_000, retryAfterSeconds: 1 }, maxFaultsPerKey: 1 }, 3],
+	])('inside the node, after %s: one record', async (_fault, faults, requests) => {
+		const { sandbox } = env;
+		sandbox.setFaults(faults);
+		// The rate limit lets the first request through, so it needs a second item to bite.
+		const items = 'rateLimit' in faults ? [{ asset: 1001 }, { asset: 1002 }] : [{ asset: 1001 }];
+		const run = await runInventory(sandbox, items, {
+			...createTodo,
+			options: { maxRetries: 3, retryDelay: 1, timeout: 500 },
+		});
+		expect(run.status).toBe('success');
+		// A slow response is recorded when the sandbox finally answers, after the node gave up on it.
+		for (let waited = 0; sandbox.requests().length < requests && waited < 5000; waited += 50) {
+			await new Promise((resolve) => setTimeout(resolve, 50));
+		}
+		const keys = keysSent(sandbox);
+		expect(keys).toHaveLength(requests);
+		const itemKeys = new Set(keys);
+		expect(sandbox.state().todos).toHaveLength(itemKeys.size);
+		expect(nodeOutput(run, 'Inventory')).toHaveLength(itemKeys.size);
+	});
+
+	test("with n8n's Retry On Fail of the node: replays, no duplicate", async () => {
+		const { sandbox } = env;
+		sandbox.setFaults({ serverErrorRate: 1, maxFaultsPerKey: 1 });
+		const run = await runInventory(
+			sandbox,
+			[{ asset: 1001 }],
+			{ ...createTodo, options: { maxRetries: 0 } },
+			{ node: { retryOnFail: true, maxTries: 3, waitBetweenTries: 0 } },
+		);
+		expect(run.status).toBe('success');
+		const requests = sandbox.requests();
+		expect(requests.map(({ status }) => status)).toEqual([503, 201]);
+		expect(requests[0].key).toBe(requests[1].key);
+		expect(sandbox.state().todos).toHaveLength(1);
+	});
+});
+
+describe('Retry execution', () => {
+	test('reuses the original execution keys: items created before the failure replay, the rest are created', async () => {
+		const { sandbox } = env;
+		const workflow = inventoryWorkflow([{ asset: 1001 }, { asset: 1002 }, { asset: 1003 }], {
+			...createTodo,
+			options: { maxRetries: 0 },
+		});
+		const credentials = { baseUrl: sandbox.baseUrl, apiToken: TOKEN };
+		// The third request of the run is rate limited and the node may not retry: the execution fails.
+		sandbox.setFaults({ rateLimit: { requests: 2, windowMs: 600_000, retryAfterSeconds: 1 } });
+		const failed = await runWorkflow(workflow, { credentials, executionId: 'exec-original' });
+		expect(failed.status).toBe('error');
+		expect(runError(failed).message).toContain('(429)');
+		expect(sandbox.state().todos.map(({ asset_id }) => asset_id)).toEqual([1001, 1002]);
+		const firstKeys = keysSent(sandbox);
+
+		sandbox.setFaults(null);
+		const retried = await retryExecution(workflow, failed, {
+			credentials,
+			failedExecutionId: 'exec-original',
+			executionId: 'exec-retry',
+		});
+		expect(retried.status).toBe('success');
+		const retryRequests = sandbox.requests().slice(3);
+		expect(retryRequests.map(({ key }) => key)).toEqual(firstKeys);
+		expect(retryRequests.map(({ replayed }) => replayed)).toEqual([true, true, false]);
+		expect(sandbox.state().todos.map(({ asset_id }) => asset_id)).toEqual([1001, 1002, 1003]);
+		expect(nodeOutput(retried, 'Inventory').map(({ json }) => json.asset_id)).toEqual([1001, 1002, 1003]);
+	});
+});
+
+describe('the Idempotency Key option', () => {
+	test('sends a UUID as is', async () => {
+		const { sandbox } = env;
+		await runInventory(sandbox, [{ asset: 1001 }], {
+			...createTodo,
+			options: { idempotencyKey: 'F1E2D3C4-B5A6-4978-8899-AABBCCDDEEFF' },
+		});
+		expect(keysSent(sandbox)).toEqual(['f1e2d3c4-b5a6-4978-8899-aabbccddeeff']);
+	});
+
+	test('turns a business id into a key per operation and record: same id, same action, once', async () => {
+		const { sandbox } = env;
+		const parameters = { ...createTodo, options: { idempotencyKey: '={{ $json.submission }}' } };
+		const items = [
+			{ asset: 1001, submission: 'form-7781' },
+			{ asset: 1002, submission: 'form-7781' },
+		];
+		await runInventory(sandbox, items, parameters, { executionId: 'exec-1' });
+		await runInventory(sandbox, items, parameters, { executionId: 'exec-2' });
+		await runInventory(
+			sandbox,
+			[{ asset: 1001, submission: 'form-7781' }],
+			{
+				resource: 'asset',
+				operation: 'recordAcquisition',
+				assetId: '={{ $json.asset }}',
+				eventTypeId: '301',
+				options: { idempotencyKey: '={{ $json.submission }}' },
+			},
+			{ executionId: 'exec-3' },
+		);
+		const keys = keysSent(sandbox);
+		expect(keys[0]).toBe(uuidV5('business\nPOST\n/api/v1/assets/1001/todos\nform-7781'));
+		expect(keys[1]).toBe(uuidV5('business\nPOST\n/api/v1/assets/1002/todos\nform-7781'));
+		expect(keys.slice(2, 4)).toEqual(keys.slice(0, 2));
+		expect(keys[4]).toBe(uuidV5('business\nPOST\n/api/v1/assets/1001/acquisitions\nform-7781'));
+		expect(sandbox.requests().map(({ replayed }) => replayed)).toEqual([false, false, true, true, false]);
+		expect(sandbox.state().todos).toHaveLength(2);
+		expect(sandbox.state().acquisitions).toHaveLength(1);
+	});
+});
