@@ -14,7 +14,10 @@ export function useSandbox(): { readonly sandbox: SandboxHandle } {
 	beforeAll(async () => {
 		holder.sandbox = await startSandbox({ log: false });
 	});
-	beforeEach(() => holder.sandbox.reset());
+	beforeEach(() => {
+		holder.sandbox.reset();
+		holder.sandbox.setFaults(null);
+	});
 	afterAll(async () => await holder.sandbox.close());
 	return holder;
 }

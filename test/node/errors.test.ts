@@ -1,0 +1,242 @@
+import axios from 'axios';
+import type { INode } from 'n8n-workflow';
+
+import { CREDENTIAL_TEST_IDEMPOTENCY_KEY } from '../../dist/credentials/InventoryApi.credentials';
+import { inventoryCredentialType, nodeOutput } from '../../tools/n8n/engine';
+import { runError, runInventory, TOKEN, useSandbox } from './util';
+
+const env = useSandbox();
+
+const createTodo = { resource: 'asset', operation: 'createTodo', assetId: '1001', name: 'Label' };
+const updateBilling = {
+	resource: 'subscription',
+	operation: 'updateBilling',
+	subscriptionId: '2001',
+	priceModel: 'lump_sum',
+	cost: 100,
+	billingFrequency: 'monthly',
+};
+const recordAcquisition = {
+	resource: 'asset',
+	operation: 'recordAcquisition',
+	assetId: '1001',
+	eventTypeId: '301',
+};
+
+describe('API errors become NodeApiErrors a user can act on', () => {
+	test.each<[string, INode['parameters'], string, { message: string; description: string; httpCode: string }]>([
+		[
+			'401 points at the credential',
+			createTodo,
+			'inv_demo_expired',
+			{
+				message:
+					'The Inventory API rejected the API token (401): it is missing, expired, revoked or not a customer API token',
+				description:
+					'Open the "Inventory API" credential of this node and enter a valid customer API token of your organization.',
+				httpCode: '401',
+			},
+		],
+		[
+			'403 names the permission of to-dos',
+			createTodo,
+			'inv_demo_no_todos',
+			{
+				message: 'The API token lacks the permission this operation needs: assets:todos (403)',
+				description: expect.stringContaining('Give the token the "assets:todos" permission'),
+				httpCode: '403',
+			},
+		],
+		[
+			'403 names the permission of billing',
+			updateBilling,
+			'inv_demo_no_billing',
+			{
+				message: 'The API token lacks the permission this operation needs: subscriptions:update (403)',
+				description: expect.stringContaining('"subscriptions:update"'),
+				httpCode: '403',
+			},
+		],
+		[
+			'403 names the permission of acquisitions',
+			recordAcquisition,
+			'inv_demo_no_lifecycle',
+			{
+				message: 'The API token lacks the permission this operation needs: assets:lifecycle (403)',
+				description: expect.stringContaining('"assets:lifecycle"'),
+				httpCode: '403',
+			},
+		],
+		[
+			'404 names the record',
+			{ ...createTodo, assetId: '1901' },
+			TOKEN,
+			{
+				message: "Asset 1901 was not found in this token's organization (404)",
+				description: expect.stringContaining('records of other organizations are reported as not found'),
+				httpCode: '404',
+			},
+		],
+		[
+			'409 gives the reason of the API',
+			{ ...updateBilling, subscriptionId: '2101' },
+			TOKEN,
+			{
+				message: expect.stringMatching(/^The Inventory API refused the change \(409\): .+free/i),
+				description: 'The record changed or is in a state that does not allow this action. Refresh the record and try again.',
+				httpCode: '409',
+			},
+		],
+		[
+			'422 lists the per-field errors',
+			{ ...createTodo, additionalFields: { assignedTo: '501' } },
+			TOKEN,
+			{
+				message: expect.stringMatching(/^The Inventory API rejected the input \(422\)/),
+				description: expect.stringMatching(/^Fields with problems: assigned_to: .+/),
+				httpCode: '422',
+			},
+		],
+	])('%s', async (_case, parameters, token, expected) => {
+		const { sandbox } = env;
+		const run = await runInventory(sandbox, [{}], parameters, { token });
+		expect(run.status).toBe('error');
+		expect(runError(run)).toEqual(expected);
+		expect(JSON.stringify(run)).not.toContain(token);
+	});
+
+	test('409 for a reused key explains what to do', async () => {
+		const { sandbox } = env;
+		const options = { idempotencyKey: '6f1c3b1e-0c1a-4f7e-9a51-2a4a8d0c9b11' };
+		await runInventory(sandbox, [{}], { ...createTodo, options });
+		const run = await runInventory(sandbox, [{}], { ...createTodo, name: 'Other name', options });
+		expect(runError(run)).toEqual({
+			message: expect.stringMatching(/^The Inventory API refused the change \(409\): .*key/i),
+			description: expect.stringContaining(
+				'The Idempotency-Key 6f1c3b1e-0c1a-4f7e-9a51-2a4a8d0c9b11 was already used for a different request.',
+			),
+			httpCode: '409',
+		});
+	});
+
+	test('429 says how often it retried', async () => {
+		const { sandbox } = env;
+		sandbox.setFaults({ rateLimit: { requests: 0, windowMs: 600_000, retryAfterSeconds: 1 }, maxFaultsPerKey: 10 });
+		const run = await runInventory(sandbox, [{}], { ...createTodo, options: { maxRetries: 2 } });
+		expect(runError(run)).toEqual({
+			message: 'The Inventory API rate limit was reached (429) and persisted after 2 retries',
+			description:
+				"Lower the node's Concurrency option or raise Max Retries / Max Retry Wait in its options. The API asked to wait 1 s.",
+			httpCode: '429',
+		});
+		expect(sandbox.requests().map(({ status }) => status)).toEqual([429, 429, 429]);
+	});
+
+	test('a rate limit asking to wait longer than Max Retry Wait fails at once', async () => {
+		const { sandbox } = env;
+		sandbox.setFaults({ rateLimit: { requests: 0, windowMs: 600_000, retryAfterSeconds: 120 } });
+		const run = await runInventory(sandbox, [{}], { ...createTodo, options: { maxRetryWait: 5000 } });
+		expect(runError(run).message).toBe(
+			'The Inventory API rate limit was reached (429) and persisted after 0 retries',
+		);
+		expect(sandbox.requests()).toHaveLength(1);
+	});
+
+	test('401, 403, 404, 409 and 422 are never retried', async () => {
+		const { sandbox } = env;
+		await runInventory(sandbox, [{}], createTodo, { token: 'inv_demo_revoked' });
+		await runInventory(sandbox, [{}], createTodo, { token: 'inv_demo_no_todos' });
+		await runInventory(sandbox, [{}], { ...createTodo, assetId: '99999' });
+		await runInventory(sandbox, [{}], { ...updateBilling, subscriptionId: '2101' });
+		await runInventory(sandbox, [{}], { ...createTodo, additionalFields: { assignedTo: '501' } });
+		expect(sandbox.requests().map(({ status }) => status)).toEqual([401, 403, 404, 409, 422]);
+	});
+});
+
+describe('On Error settings', () => {
+	const items = [{ asset: 1001 }, { asset: 1901 }, { asset: 1002 }];
+	const parameters = { ...createTodo, assetId: '={{ $json.asset }}' };
+
+	test('Continue: a failed item becomes an error item in place, the others succeed', async () => {
+		const { sandbox } = env;
+		const run = await runInventory(sandbox, items, parameters, {
+			node: { onError: 'continueRegularOutput' },
+		});
+		expect(run.status).toBe('success');
+		const output = nodeOutput(run, 'Inventory');
+		expect(output.map(({ json, pairedItem }) => [json.asset_id ?? json.error, pairedItem])).toEqual([
+			[1001, { item: 0 }],
+			["Asset 1901 was not found in this token's organization (404)", { item: 1 }],
+			[1002, { item: 2 }],
+		]);
+		expect(output[1].json).toEqual({
+			error: "Asset 1901 was not found in this token's organization (404)",
+			details: { description: expect.stringContaining('Check the ID'), itemIndex: 1 },
+		});
+		expect(sandbox.state().todos.map(({ asset_id }) => asset_id)).toEqual([1001, 1002]);
+	});
+
+	test('Continue (using error output): failed items go to the error output', async () => {
+		const { sandbox } = env;
+		const run = await runInventory(sandbox, items, parameters, {
+			node: { onError: 'continueErrorOutput' },
+		});
+		expect(run.status).toBe('success');
+		expect(nodeOutput(run, 'Inventory', 0).map(({ json }) => json.asset_id)).toEqual([1001, 1002]);
+		const errors = nodeOutput(run, 'Inventory', 1);
+		expect(errors).toHaveLength(1);
+		expect(errors[0].json.error).toBe("Asset 1901 was not found in this token's organization (404)");
+		expect(errors[0].json.asset).toBe(1901);
+	});
+
+	test('Stop Workflow: the first failure stops the node with that item named', async () => {
+		const { sandbox } = env;
+		const run = await runInventory(sandbox, items, parameters);
+		expect(run.status).toBe('error');
+		expect(runError(run).message).toBe("Asset 1901 was not found in this token's organization (404)");
+		expect(sandbox.requests().map(({ path }) => path)).toEqual([
+			'/api/v1/assets/1001/todos',
+			'/api/v1/assets/1901/todos',
+		]);
+	});
+});
+
+describe('credential test', () => {
+	const { request, rules } = inventoryCredentialType.test!;
+
+	async function sendCredentialTest(baseUrl: string, token: string) {
+		return await axios.request({
+			method: request.method,
+			url: `${baseUrl}${request.url}`,
+			headers: { ...(request.headers as Record<string, string>), Authorization: `Bearer ${token}` },
+			data: request.body,
+			validateStatus: () => true,
+		});
+	}
+
+	test('is a to-do creation that can never succeed: record 0, no name, a fixed key', () => {
+		expect(request).toMatchObject({
+			method: 'POST',
+			url: '/api/v1/assets/0/todos',
+			body: {},
+			headers: { 'Idempotency-Key': CREDENTIAL_TEST_IDEMPOTENCY_KEY },
+			ignoreHttpStatusErrors: { ignore: true, except: [401] },
+		});
+		expect(rules).toEqual([
+			{ type: 'responseCode', properties: { value: 401, message: expect.stringContaining('rejected this API token (401)') } },
+		]);
+	});
+
+	test('tells a rejected token (401) from an accepted one, and creates nothing', async () => {
+		const { sandbox } = env;
+		for (const token of ['inv_demo_expired', 'inv_demo_revoked', 'inv_demo_personal', 'not-a-token']) {
+			expect((await sendCredentialTest(sandbox.baseUrl, token)).status).toBe(401);
+		}
+		for (const token of [TOKEN, 'inv_demo_no_todos', 'inv_demo_other_org', 'inv_demo_no_permissions']) {
+			expect([403, 404, 422]).toContain((await sendCredentialTest(sandbox.baseUrl, token)).status);
+		}
+		const state = sandbox.state();
+		expect(state.todos).toHaveLength(0);
+		expect(state.counters.applied).toBe(0);
+	});
+});
