@@ -18,6 +18,7 @@ Options:
 `;
 
 function parseArgs(argv: string[]): Record<string, string | boolean> {
+	const known = ['port', 'host', 'seed', 'admin-token', 'faults', 'quiet', 'help'];
 	const out: Record<string, string | boolean> = {};
 	for (let i = 0; i < argv.length; i++) {
 		const arg = argv[i];
@@ -28,6 +29,7 @@ function parseArgs(argv: string[]): Record<string, string | boolean> {
 			continue;
 		}
 		const name = arg.slice(2);
+		if (!known.includes(name)) throw new Error(`unknown option --${name}`);
 		if (name === 'quiet' || name === 'help') out[name] = true;
 		else {
 			const value = argv[++i];
@@ -35,7 +37,6 @@ function parseArgs(argv: string[]): Record<string, string | boolean> {
 			out[name] = value;
 		}
 	}
-	const known = ['port', 'host', 'seed', 'admin-token', 'faults', 'quiet', 'help'];
 	for (const k of Object.keys(out)) if (!known.includes(k)) throw new Error(`unknown option --${k}`);
 	return out;
 }
