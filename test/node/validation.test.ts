@@ -6,9 +6,9 @@ const env = useSandbox();
 describe('bad input is refused before anything is sent', () => {
 	test.each([
 		[
-			'an empty name',
+			'a blank name',
 			{ resource: 'asset', operation: 'createTodo', assetId: '1001', name: '  ' },
-			'Name must not be empty [item 0]',
+			'Name is required [item 0]',
 		],
 		[
 			'a non-numeric asset ID',
