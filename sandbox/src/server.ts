@@ -196,8 +196,9 @@ export class SandboxCore {
 		let bodyText: string;
 		try {
 			bodyText = await readBody(req);
-		} catch {
-			this.send(res, { status: 413, body: errorBody('The request body is too large.') });
+		} catch (error) {
+			// An aborted request has nobody to answer; only an oversized body gets a response.
+			if ((error as Error).message === 'too large') this.send(res, { status: 413, body: errorBody('The request body is too large.') });
 			return;
 		}
 
