@@ -25,12 +25,30 @@ import type {
 } from 'n8n-workflow';
 import { deepCopy, ICredentialsHelper, Workflow } from 'n8n-workflow';
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
 import { FixtureItems } from './fixture-nodes';
 
-const DIST = join(__dirname, '..', '..', 'dist');
+/**
+ * The repository root: the nearest folder above this file whose package.json is this package's.
+ * Works from source (tools/n8n, ts-jest) and compiled (build/tools/n8n, `npm run demo`).
+ */
+export function packageRoot(from: string = __dirname): string {
+	for (let dir = from; ; dir = dirname(dir)) {
+		const manifest = join(dir, 'package.json');
+		if (existsSync(manifest)) {
+			try {
+				if ((JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'n8n-nodes-inventory') return dir;
+			} catch {
+				// not ours: keep walking up
+			}
+		}
+		if (dirname(dir) === dir) throw new Error(`No package.json of n8n-nodes-inventory above ${from}`);
+	}
+}
+
+const DIST = join(packageRoot(), 'dist');
 if (!existsSync(join(DIST, 'nodes/Inventory/Inventory.node.js'))) {
 	throw new Error('dist/ is missing: run `npm run build` first');
 }
@@ -115,6 +133,10 @@ class CredentialsHelper extends ICredentialsHelper {
 		return undefined;
 	}
 
+	async runPreAuthentication() {
+		return undefined;
+	}
+
 	async getDecrypted(
 		_additionalData: IWorkflowExecuteAdditionalData,
 		_nodeCredentials: INodeCredentialsDetails,
@@ -169,6 +191,7 @@ function startingExecutionData(workflow: Workflow): IRunExecutionData {
 	);
 	if (startNodes.length === 0) throw new Error('Workflow has no start node');
 	return {
+		version: 1,
 		startData: {},
 		resultData: { runData: {} },
 		executionData: {
@@ -182,7 +205,7 @@ function startingExecutionData(workflow: Workflow): IRunExecutionData {
 			waitingExecution: {},
 			waitingExecutionSource: {},
 		},
-	} as IRunExecutionData;
+	} as unknown as IRunExecutionData;
 }
 
 /** Executes a workflow to its end; resolves to n8n's IRun (run data, status, errors). */
@@ -193,6 +216,8 @@ export async function runWorkflow(definition: WorkflowDefinition, options: RunOp
 		id: definition.id ?? 'wf-test',
 		name: 'Test workflow',
 		active: false,
+		isArchived: false,
+		activeVersionId: null,
 		nodes: definition.nodes,
 		connections: definition.connections,
 		settings: definition.settings ?? {},
