@@ -1,0 +1,321 @@
+/**
+ * `npm run demo`: the example workflow examples/procurement-intake.workflow.json, run twice through
+ * n8n's workflow engine (in-process, with the built node) against the sandbox, to show that the
+ * second run of the same execution replays every action and creates nothing.
+ */
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { IConnections, IDataObject, INode, IRun, IWorkflowSettings } from 'n8n-workflow';
+
+import { loadSeedFile, startSandbox, type RecordedRequest, type SandboxHandle, type SandboxState } from '../sandbox/src';
+import { ITEMS_TYPE, nodeOutput, packageRoot, runWorkflow, type WorkflowDefinition } from '../tools/n8n/engine';
+
+export const EXAMPLE_FILE = join('examples', 'procurement-intake.workflow.json');
+export const DEMO_TOKEN = 'inv_demo_full_access';
+export const DEMO_WORKFLOW_ID = 'procurement-intake-demo';
+
+/** Names of the nodes in the example workflow. */
+export const NODES = {
+	purchases: 'Incoming purchases',
+	acquisition: 'Record acquisition',
+	todo: 'Create to-do',
+	billing: 'Update billing',
+} as const;
+
+export interface Purchase {
+	submissionId: string;
+	assetId: number;
+	eventTypeId: number;
+	vendor: string;
+	price: number;
+	purchaseDate: string;
+}
+
+export interface ExampleWorkflow {
+	name: string;
+	nodes: INode[];
+	connections: IConnections;
+	settings?: IWorkflowSettings;
+}
+
+export function loadExampleWorkflow(file = join(packageRoot(), EXAMPLE_FILE)): ExampleWorkflow {
+	return JSON.parse(readFileSync(file, 'utf8')) as ExampleWorkflow;
+}
+
+/**
+ * The purchases of the Code node: its code declares them as one JSON array literal
+ * (`const purchases = [...];`), which is read here as JSON, so the data lives in one place only.
+ */
+export function purchasesOf(workflow: ExampleWorkflow): Purchase[] {
+	const code = workflow.nodes.find((node) => node.name === NODES.purchases);
+	const jsCode = String(code?.parameters.jsCode ?? '');
+	const match = /const purchases = (\[[\s\S]*?\n\]);/.exec(jsCode);
+	if (!code || code.type !== 'n8n-nodes-base.code' || !match) {
+		throw new Error(`The Code node "${NODES.purchases}" must declare \`const purchases = [ ...JSON... ];\``);
+	}
+	return JSON.parse(match[1]) as Purchase[];
+}
+
+/**
+ * The example workflow as the in-process engine can run it: n8n-nodes-base is not installed here, so
+ * the Manual Trigger is dropped and the Code node becomes a fixture node (same name, id and position)
+ * that emits the same purchases. The Inventory nodes and their connections are kept exactly.
+ */
+export function inProcessWorkflow(workflow: ExampleWorkflow, id = DEMO_WORKFLOW_ID): WorkflowDefinition {
+	const purchases = purchasesOf(workflow);
+	const triggers = new Set(
+		workflow.nodes.filter((node) => node.type === 'n8n-nodes-base.manualTrigger').map((node) => node.name),
+	);
+	const nodes = workflow.nodes
+		.filter((node) => !triggers.has(node.name))
+		.map((node) =>
+			node.name === NODES.purchases
+				? { ...node, type: ITEMS_TYPE, typeVersion: 1, parameters: { items: JSON.stringify(purchases) } }
+				: node,
+		);
+	const connections = Object.fromEntries(
+		Object.entries(workflow.connections).filter(([source]) => !triggers.has(source)),
+	) as IConnections;
+	return { id, nodes, connections, settings: workflow.settings };
+}
+
+/** What one run of the workflow did, read from the node outputs and the sandbox. */
+export interface PassSummary {
+	status: IRun['status'];
+	error: string | null;
+	acquisitions: IDataObject[];
+	todos: IDataObject[];
+	billing: IDataObject[];
+	/** Sandbox counters and records added by this run. */
+	applied: number;
+	replays: number;
+	requests: RecordedRequest[];
+	newRecords: { acquisitions: number; todos: number; billingChanges: number; assetEvents: number; subscriptionEvents: number };
+}
+
+export interface DemoResult {
+	ok: boolean;
+	problems: string[];
+	executionId: string;
+	purchases: Purchase[];
+	first: PassSummary;
+	second: PassSummary;
+	/** Sandbox state after both runs. */
+	state: SandboxState;
+}
+
+export interface DemoOptions {
+	/** A running sandbox; default: one is started (and closed) for the demo. */
+	sandbox?: SandboxHandle;
+	apiToken?: string;
+	executionId?: string;
+	/** Where the summary goes; default console.log. */
+	print?: (line: string) => void;
+}
+
+function outputOf(run: IRun, node: string): IDataObject[] {
+	try {
+		return nodeOutput(run, node).map((item) => item.json);
+	} catch {
+		return [];
+	}
+}
+
+function runError(run: IRun): string | null {
+	const error = run.data.resultData.error;
+	if (!error) return null;
+	const description = (error as { description?: string }).description;
+	return description ? `${error.message} (${description})` : error.message;
+}
+
+async function pass(definition: WorkflowDefinition, sandbox: SandboxHandle, apiToken: string, executionId: string): Promise<PassSummary> {
+	const before = sandbox.state();
+	const requestsBefore = sandbox.requests().length;
+	const run = await runWorkflow(definition, { credentials: { baseUrl: sandbox.baseUrl, apiToken }, executionId });
+	const after = sandbox.state();
+	const added = (key: 'acquisitions' | 'todos' | 'billingChanges' | 'assetEvents' | 'subscriptionEvents') =>
+		after[key].length - before[key].length;
+	return {
+		status: run.status,
+		error: runError(run),
+		acquisitions: outputOf(run, NODES.acquisition),
+		todos: outputOf(run, NODES.todo),
+		billing: outputOf(run, NODES.billing),
+		applied: after.counters.applied - before.counters.applied,
+		replays: after.counters.replays - before.counters.replays,
+		requests: sandbox.requests().slice(requestsBefore),
+		newRecords: {
+			acquisitions: added('acquisitions'),
+			todos: added('todos'),
+			billingChanges: added('billingChanges'),
+			assetEvents: added('assetEvents'),
+			subscriptionEvents: added('subscriptionEvents'),
+		},
+	};
+}
+
+const money = (value: unknown) =>
+	Number(value).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const ids = (value: unknown) => (Array.isArray(value) && value.length ? value.map((id) => `#${id}`).join(' ') : '-');
+
+/** Aligned columns; the columns listed in `right` are right-aligned. */
+function table(rows: string[][], right: number[] = []): string[] {
+	const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
+	return rows.map(
+		(row) =>
+			'  ' +
+			row
+				.map((cell, column) => (right.includes(column) ? cell.padStart(widths[column]) : cell.padEnd(widths[column])))
+				.join('  ')
+				.trimEnd(),
+	);
+}
+
+/** Names of the event types in the sandbox's seed file (for the summary only). */
+function eventTypeNames(seedFile: string): Map<number, string> {
+	const names = new Map<number, string>();
+	try {
+		for (const organization of loadSeedFile(seedFile).organizations) {
+			for (const type of organization.event_types) names.set(type.id, type.name);
+		}
+	} catch {
+		// a custom seed without these names: the summary shows IDs
+	}
+	return names;
+}
+
+/** Runs the example workflow twice in one execution and checks that the second run only replayed. */
+export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
+	const print = options.print ?? ((line: string) => console.log(line));
+	const apiToken = options.apiToken ?? DEMO_TOKEN;
+	const executionId = options.executionId ?? `demo-${randomUUID()}`;
+	const example = loadExampleWorkflow();
+	const purchases = purchasesOf(example);
+	const definition = inProcessWorkflow(example);
+	const expected = { acquisitions: purchases.length, todos: purchases.length, billing: 1 };
+	const expectedActions = expected.acquisitions + expected.todos + expected.billing;
+
+	const seedFile = join(packageRoot(), 'sandbox', 'seed.json');
+	const typeNames = eventTypeNames(seedFile);
+	const sandbox = options.sandbox ?? (await startSandbox({ port: 0, log: false, seedFile }));
+	try {
+		print(`Inventory node demo: "${example.name}" (${EXAMPLE_FILE})`);
+		print(`  sandbox    ${sandbox.baseUrl}  (token ${apiToken})`);
+		print(`  execution  ${executionId}`);
+		print('');
+
+		// Run 1
+		const first = await pass(definition, sandbox, apiToken, executionId);
+		const state = sandbox.state();
+		const assetName = (id: unknown) => state.assets.find((asset) => asset.id === Number(id))?.name ?? '';
+		print(`Run 1: ${purchases.length} incoming purchases -> ${first.status}`);
+		if (first.error) print(`  error: ${first.error}`);
+		const rows = [['asset', '', 'how', 'acquired from', 'price', 'date', 'acquisition events', 'to-do']];
+		purchases.forEach((purchase, index) => {
+			const acquisition = first.acquisitions[index] ?? {};
+			const todo = (first.todos[index]?.todo ?? null) as IDataObject | null;
+			rows.push([
+				String(purchase.assetId),
+				assetName(purchase.assetId),
+				typeNames.get(purchase.eventTypeId) ?? `type ${purchase.eventTypeId}`,
+				purchase.vendor,
+				money(purchase.price),
+				purchase.purchaseDate,
+				ids(acquisition.asset_event_ids),
+				todo ? `#${todo.id} ${todo.name}` : '-',
+			]);
+		});
+		table(rows, [4]).forEach((line) => print(line));
+		const billing = first.billing[0];
+		const change = state.billingChanges[state.billingChanges.length - 1];
+		if (billing && change) {
+			const subscription = state.subscriptions.find((s) => s.id === Number(billing.subscription_id));
+			const show = (b: typeof change.before) =>
+				`${b.price_model} ${money(b.cost)} ${b.billing_frequency}${b.license_count === null ? '' : `, ${b.license_count} licenses`}`;
+			print(`  subscription ${billing.subscription_id} ${subscription?.name ?? ''}: billing ${show(change.before)}`);
+			print(`    -> ${show(change.after)}  (event ${ids(billing.subscription_event_ids)})`);
+		}
+		print(
+			`  sandbox: ${first.applied} actions applied, ${first.replays} replayed; new records: ` +
+				`${first.newRecords.acquisitions} acquisitions, ${first.newRecords.todos} to-dos, ` +
+				`${first.newRecords.billingChanges} billing change`,
+		);
+		print('');
+
+		// Run 2: the same execution again, so the same Idempotency-Keys
+		const second = await pass(definition, sandbox, apiToken, executionId);
+		const keys = (summary: PassSummary) => summary.requests.map((request) => request.key ?? '').sort();
+		const sameKeys = JSON.stringify(keys(first)) === JSON.stringify(keys(second));
+		const sameResults =
+			JSON.stringify([first.acquisitions, first.todos, first.billing]) ===
+			JSON.stringify([second.acquisitions, second.todos, second.billing]);
+		const after = sandbox.state();
+		print(`Run 2: the same execution (${executionId}) again -> ${second.status}`);
+		if (second.error) print(`  error: ${second.error}`);
+		print(`  requests           ${second.requests.length}, with ${sameKeys ? 'the same' : 'DIFFERENT'} Idempotency-Keys as run 1`);
+		print(`  replayed           ${second.replays} of ${second.requests.length}`);
+		print(`  applied            ${second.applied}`);
+		print(`  responses          ${sameResults ? 'identical to run 1 (same to-do and event IDs)' : 'DIFFERENT from run 1'}`);
+		print(
+			`  records now        ${after.acquisitions.length} acquisitions, ${after.todos.length} to-dos, ` +
+				`${after.billingChanges.length} billing change (new in run 2: ` +
+				`${Object.values(second.newRecords).reduce((sum, n) => sum + n, 0)})`,
+		);
+		print('');
+
+		const problems: string[] = [];
+		const check = (condition: boolean, problem: string) => {
+			if (!condition) problems.push(problem);
+		};
+		for (const [label, summary] of [['run 1', first], ['run 2', second]] as const) {
+			check(summary.status === 'success', `${label} ended with status ${summary.status}${summary.error ? `: ${summary.error}` : ''}`);
+			check(summary.acquisitions.length === expected.acquisitions, `${label}: ${summary.acquisitions.length} acquisition results, expected ${expected.acquisitions}`);
+			check(summary.todos.length === expected.todos, `${label}: ${summary.todos.length} to-do results, expected ${expected.todos}`);
+			check(summary.billing.length === expected.billing, `${label}: ${summary.billing.length} billing results, expected ${expected.billing}`);
+			check(summary.requests.length === expectedActions, `${label}: ${summary.requests.length} requests, expected ${expectedActions}`);
+			check(summary.requests.every((r) => r.status !== null && r.status < 300), `${label}: a request failed`);
+		}
+		check(first.applied === expectedActions && first.replays === 0, `run 1: ${first.applied} applied and ${first.replays} replayed, expected ${expectedActions} and 0`);
+		check(
+			first.newRecords.acquisitions === expected.acquisitions &&
+				first.newRecords.todos === expected.todos &&
+				first.newRecords.billingChanges === expected.billing,
+			`run 1 created ${JSON.stringify(first.newRecords)}`,
+		);
+		check(second.applied === 0, `run 2 applied ${second.applied} actions: duplicates`);
+		check(second.replays === expectedActions, `run 2 replayed ${second.replays} of ${expectedActions}`);
+		check(Object.values(second.newRecords).every((n) => n === 0), `run 2 created records: ${JSON.stringify(second.newRecords)}`);
+		check(sameKeys, 'run 2 used different Idempotency-Keys');
+		check(sameResults, 'run 2 returned different results');
+
+		if (problems.length === 0) {
+			print(
+				`OK: ${expectedActions} actions applied once (${expected.acquisitions} acquisitions, ${expected.todos} to-dos, ` +
+					`1 billing change); running the execution again replayed all ${expectedActions} and duplicated nothing.`,
+			);
+		} else {
+			print('FAILED:');
+			problems.forEach((problem) => print(`  - ${problem}`));
+		}
+		return { ok: problems.length === 0, problems, executionId, purchases, first, second, state: after };
+	} finally {
+		if (!options.sandbox) await sandbox.close();
+	}
+}
+
+/** The command line: exit code 0 when the demo showed what it should, 1 otherwise. */
+export async function main(): Promise<number> {
+	try {
+		return (await runDemo()).ok ? 0 : 1;
+	} catch (error) {
+		console.error(`Demo failed: ${(error as Error).message ?? String(error)}`);
+		return 1;
+	}
+}
+
+if (require.main === module) {
+	void main().then((code) => {
+		process.exitCode = code;
+	});
+}
