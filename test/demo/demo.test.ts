@@ -1,0 +1,157 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { startSandbox, type SandboxHandle } from '../../sandbox/src';
+import { inProcessWorkflow, loadExampleWorkflow, purchasesOf, runDemo, type DemoResult } from '../../scripts/demo';
+import { INVENTORY_TYPE, inventoryNodeType, ITEMS_TYPE } from '../../tools/n8n/engine';
+
+const root = join(__dirname, '..', '..');
+
+describe('example workflow (examples/procurement-intake.workflow.json)', () => {
+	const example = loadExampleWorkflow();
+
+	test('is an n8n workflow with fixed node ids, n8n nodes and our node at version 1', () => {
+		expect(Object.keys(JSON.parse(readFileSync(join(root, 'examples/procurement-intake.workflow.json'), 'utf8')))).toEqual(
+			expect.arrayContaining(['name', 'nodes', 'connections', 'settings']),
+		);
+		const ids = example.nodes.map((node) => node.id);
+		expect(new Set(ids).size).toBe(ids.length);
+		for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+		expect(example.nodes.map((node) => [node.name, node.type, node.typeVersion])).toEqual([
+			['When clicking ‘Execute workflow’', 'n8n-nodes-base.manualTrigger', 1],
+			['Incoming purchases', 'n8n-nodes-base.code', 2],
+			['Record acquisition', INVENTORY_TYPE, 1],
+			['Create to-do', INVENTORY_TYPE, 1],
+			['Update billing', INVENTORY_TYPE, 1],
+		]);
+		for (const node of example.nodes.filter((n) => n.type === INVENTORY_TYPE)) {
+			expect(node.credentials).toEqual({ inventoryApi: { id: 'inventory-sandbox', name: 'Inventory sandbox' } });
+			// every parameter is one the node declares (a typo would be silently dropped by n8n)
+			const declared = new Set(inventoryNodeType.description.properties.map((p) => p.name));
+			for (const name of Object.keys(node.parameters)) expect(declared).toContain(name);
+		}
+		expect(example.nodes.find((n) => n.name === 'Update billing')?.executeOnce).toBe(true);
+	});
+
+	test('the Code node returns the five purchases the demo runs', () => {
+		const code = String(example.nodes.find((n) => n.name === 'Incoming purchases')?.parameters.jsCode);
+		const purchases = purchasesOf(example);
+		// the Code node's own JavaScript yields exactly these items
+		const items = new Function(code)() as Array<{ json: unknown }>;
+		expect(items.map((item) => item.json)).toEqual(purchases);
+		expect(purchases).toHaveLength(5);
+		for (const purchase of purchases) {
+			expect(Object.keys(purchase).sort()).toEqual(
+				['assetId', 'eventTypeId', 'price', 'purchaseDate', 'submissionId', 'vendor'].sort(),
+			);
+		}
+	});
+
+	test('in-process: trigger dropped, Code node replaced by fixture items, Inventory nodes kept exactly', () => {
+		const definition = inProcessWorkflow(example);
+		expect(definition.nodes.map((n) => [n.name, n.type])).toEqual([
+			['Incoming purchases', ITEMS_TYPE],
+			['Record acquisition', INVENTORY_TYPE],
+			['Create to-do', INVENTORY_TYPE],
+			['Update billing', INVENTORY_TYPE],
+		]);
+		for (const node of example.nodes.filter((n) => n.type === INVENTORY_TYPE)) {
+			expect(definition.nodes.find((n) => n.name === node.name)).toBe(node);
+		}
+		expect(Object.keys(definition.connections)).toEqual(['Incoming purchases', 'Record acquisition', 'Create to-do']);
+	});
+});
+
+describe('npm run demo (runDemo)', () => {
+	let sandbox: SandboxHandle;
+	let result: DemoResult;
+	const lines: string[] = [];
+
+	beforeAll(async () => {
+		sandbox = await startSandbox({ port: 0, log: false });
+		result = await runDemo({ sandbox, print: (line) => lines.push(line) });
+	});
+	afterAll(async () => await sandbox.close());
+
+	test('reports success', () => {
+		expect(result.problems).toEqual([]);
+		expect(result.ok).toBe(true);
+		expect(lines[lines.length - 1]).toMatch(/^OK: 11 actions applied once/);
+	});
+
+	test('run 1 applies 5 acquisitions, 5 to-dos and 1 billing change, each once', () => {
+		const { first } = result;
+		expect(first.status).toBe('success');
+		expect(first.applied).toBe(11);
+		expect(first.replays).toBe(0);
+		expect(first.newRecords).toEqual({
+			acquisitions: 5,
+			todos: 5,
+			billingChanges: 1,
+			assetEvents: 5,
+			subscriptionEvents: 1,
+		});
+		expect(first.requests.map((r) => [r.operation, r.status, r.replayed])).toEqual([
+			...Array(5).fill(['recordAcquisition', 201, false]),
+			...Array(5).fill(['createTodo', 201, false]),
+			['updateBilling', 200, false],
+		]);
+		expect(new Set(first.requests.map((r) => r.key)).size).toBe(11);
+	});
+
+	test('the sandbox holds exactly what the purchases asked for', () => {
+		const { state, purchases } = result;
+		expect(state.acquisitions).toHaveLength(5);
+		const byAsset = <T extends { asset_id: number }>(records: T[]) => [...records].sort((a, b) => a.asset_id - b.asset_id);
+		expect(byAsset(state.acquisitions).map((a) => [a.asset_id, a.event_type_id, a.acquired_from, a.price])).toEqual(
+			purchases.map((p) => [p.assetId, p.eventTypeId, p.vendor, p.price.toFixed(2)]),
+		);
+		// the purchase date is sent as midnight in the workflow's time zone, with its offset
+		const sent = result.first.requests
+			.filter((r) => r.operation === 'recordAcquisition')
+			.map((r) => [Number(/\/assets\/(\d+)\//.exec(r.path)?.[1]), (r.body as { event_date: string }).event_date])
+			.sort(([a], [b]) => Number(a) - Number(b));
+		sent.forEach(([assetId, eventDate], index) => {
+			const purchase = purchases.find((p) => p.assetId === assetId)!;
+			expect(eventDate).toMatch(new RegExp(`^${purchase.purchaseDate}T00:00:00[+-]\\d\\d:\\d\\d$`));
+			expect(Date.parse(byAsset(state.acquisitions)[index].event_date)).toBe(Date.parse(String(eventDate)));
+		});
+		expect(byAsset(state.todos).map((t) => [t.asset_id, t.name, t.assigned_to, t.is_complete])).toEqual(
+			purchases.map((p) => [p.assetId, 'Tag and label', 103, false]),
+		);
+		expect(byAsset(state.todos)[0].notes).toBe(
+			`Put an asset tag and a label on it. Purchase ${purchases[0].submissionId} from ${purchases[0].vendor}.`,
+		);
+		expect(state.billingChanges).toHaveLength(1);
+		expect(state.billingChanges[0]).toMatchObject({
+			subscription_id: 2002,
+			before: { price_model: 'per_license', cost: '10.00', billing_frequency: 'monthly', license_count: 25 },
+			after: { price_model: 'per_license', cost: '10.00', billing_frequency: 'monthly', license_count: 30 },
+		});
+	});
+
+	test('run 2 (same execution) replays every action with the same keys and creates nothing', () => {
+		const { first, second, state } = result;
+		expect(second.status).toBe('success');
+		expect(second.applied).toBe(0);
+		expect(second.replays).toBe(11);
+		expect(Object.values(second.newRecords)).toEqual([0, 0, 0, 0, 0]);
+		expect(second.requests.every((r) => r.replayed)).toBe(true);
+		const keys = (requests: typeof first.requests) => requests.map((r) => r.key).sort();
+		expect(keys(second.requests)).toEqual(keys(first.requests));
+		expect(second.todos).toEqual(first.todos);
+		expect(second.acquisitions).toEqual(first.acquisitions);
+		expect(second.billing).toEqual(first.billing);
+		expect(state.counters.applied).toBe(11);
+		expect(state.counters.replays).toBe(11);
+		expect([state.acquisitions.length, state.todos.length, state.billingChanges.length]).toEqual([5, 5, 1]);
+	});
+
+	test('a second demo run against the same sandbox (new execution) is not mistaken for a replay', async () => {
+		// A new execution has new keys: its actions are new, so the demo must report them as applied.
+		const again = await runDemo({ sandbox, print: () => {} });
+		expect(again.ok).toBe(true);
+		expect(again.first.applied).toBe(11);
+		expect(again.second.applied).toBe(0);
+	});
+});
