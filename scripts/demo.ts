@@ -157,6 +157,7 @@ async function pass(definition: WorkflowDefinition, sandbox: SandboxHandle, apiT
 
 const money = (value: unknown) =>
 	Number(value).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 const ids = (value: unknown) => (Array.isArray(value) && value.length ? value.map((id) => `#${id}`).join(' ') : '-');
 
 /** Aligned columns; the columns listed in `right` are right-aligned. */
@@ -237,9 +238,9 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
 			print(`    -> ${show(change.after)}  (event ${ids(billing.subscription_event_ids)})`);
 		}
 		print(
-			`  sandbox: ${first.applied} actions applied, ${first.replays} replayed; new records: ` +
-				`${first.newRecords.acquisitions} acquisitions, ${first.newRecords.todos} to-dos, ` +
-				`${first.newRecords.billingChanges} billing change`,
+			`  sandbox: ${count(first.applied, 'action')} applied, ${first.replays} replayed; new records: ` +
+				`${count(first.newRecords.acquisitions, 'acquisition')}, ${count(first.newRecords.todos, 'to-do')}, ` +
+				`${count(first.newRecords.billingChanges, 'billing change')}`,
 		);
 		print('');
 
@@ -258,8 +259,8 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
 		print(`  applied            ${second.applied}`);
 		print(`  responses          ${sameResults ? 'identical to run 1 (same to-do and event IDs)' : 'DIFFERENT from run 1'}`);
 		print(
-			`  records now        ${after.acquisitions.length} acquisitions, ${after.todos.length} to-dos, ` +
-				`${after.billingChanges.length} billing change (new in run 2: ` +
+			`  records now        ${count(after.acquisitions.length, 'acquisition')}, ${count(after.todos.length, 'to-do')}, ` +
+				`${count(after.billingChanges.length, 'billing change')} (new in run 2: ` +
 				`${Object.values(second.newRecords).reduce((sum, n) => sum + n, 0)})`,
 		);
 		print('');
