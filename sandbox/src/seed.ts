@@ -1,10 +1,13 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 import type { SeedData } from './types';
 
-/** sandbox/seed.json, both from sandbox/src (ts-jest) and sandbox/dist (compiled). */
-export const DEFAULT_SEED_FILE = resolve(__dirname, '..', 'seed.json');
+/** sandbox/seed.json, found from src/ (ts-jest), sandbox/dist/ (the CLI) or build/sandbox/src/ (tools). */
+export const DEFAULT_SEED_FILE = [
+	resolve(__dirname, '..', 'seed.json'),
+	resolve(__dirname, '..', '..', '..', 'sandbox', 'seed.json'),
+].find((file) => existsSync(file)) ?? resolve(__dirname, '..', 'seed.json');
 
 export function loadSeedFile(file: string = DEFAULT_SEED_FILE): SeedData {
 	let text: string;
