@@ -1,0 +1,302 @@
+// Running the real n8n host: one instance = one temp N8N_USER_FOLDER (its own sqlite DB), the
+// server (`n8n start`) as a child in its own process group, CLI commands, and the REST API the
+// editor uses (owner set-up, login cookie, workflows, executions, retry).
+import fs from 'node:fs';
+import path from 'node:path';
+
+import { N8N_BIN, NODE24 } from './host.mjs';
+import {
+	WORK_DIR,
+	fmtMs,
+	freePort,
+	mustRun,
+	parseTrailingJson,
+	runCommand,
+	spawnService,
+	stopService,
+	tail,
+	waitFor,
+} from './util.mjs';
+
+/** Fixed so that credentials imported by the CLI are readable by the server (and across restarts). */
+export const ENCRYPTION_KEY = 'n8n-nodes-inventory-e2e-fixed-encryption-key';
+
+export const OWNER = {
+	email: 'owner@example.com',
+	firstName: 'E2E',
+	lastName: 'Owner',
+	password: 'Inventory-e2e-1',
+};
+
+export class N8nInstance {
+	/**
+	 * @param {object} o
+	 * @param {string} o.name      label, also the folder name under test/e2e/.work
+	 * @param {string} [o.userFolder] N8N_USER_FOLDER (default: a fresh folder under .work)
+	 */
+	constructor({ name, userFolder }) {
+		this.name = name;
+		this.userFolder = userFolder ?? path.join(WORK_DIR, `${name}-${process.pid}-${Date.now()}`);
+		fs.mkdirSync(this.userFolder, { recursive: true });
+		this.logDir = path.join(this.userFolder, 'logs');
+		fs.mkdirSync(this.logDir, { recursive: true });
+		this.port = null;
+		this.server = null;
+	}
+
+	/** Where community packages live, exactly as a user's n8n holds them. */
+	get nodesDir() {
+		return path.join(this.userFolder, '.n8n', 'nodes');
+	}
+
+	get baseUrl() {
+		return `http://127.0.0.1:${this.port}`;
+	}
+
+	env(extra = {}) {
+		const env = {
+			...process.env,
+			PATH: `${path.dirname(NODE24)}:${process.env.PATH ?? ''}`,
+			N8N_USER_FOLDER: this.userFolder,
+			N8N_LISTEN_ADDRESS: '127.0.0.1',
+			N8N_HOST: '127.0.0.1',
+			N8N_ENCRYPTION_KEY: ENCRYPTION_KEY,
+			N8N_DIAGNOSTICS_ENABLED: 'false',
+			N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+			N8N_TEMPLATES_ENABLED: 'false',
+			N8N_PERSONALIZATION_ENABLED: 'false',
+			N8N_SECURE_COOKIE: 'false',
+			N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+			N8N_DISABLED_MODULES: 'mcp-registry',
+			N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
+			DB_SQLITE_POOL_SIZE: '2',
+			GENERIC_TIMEZONE: 'UTC',
+			TZ: 'UTC',
+			...extra,
+		};
+		// The orchestrator's own Node settings must not leak into Node 24.
+		delete env.NODE_OPTIONS;
+		delete env.npm_config_nodedir;
+		return env;
+	}
+
+	/** A CLI command (`n8n import:workflow ...`); each gets its own task-broker port. */
+	async cli(args, { timeoutMs = 120_000, allowFailure = false, logLevel = 'warn' } = {}) {
+		const env = this.env({
+			N8N_RUNNERS_BROKER_PORT: String(await freePort()),
+			// `execute` prints its result through the logger at level info.
+			N8N_LOG_LEVEL: logLevel,
+			// Keep CLI commands from fighting the server for its port.
+			N8N_PORT: String(this.port ?? (await freePort())),
+		});
+		const r = await runCommand(NODE24, [N8N_BIN, ...args], { env, cwd: this.userFolder, timeoutMs });
+		fs.appendFileSync(
+			path.join(this.logDir, 'cli.log'),
+			`\n$ n8n ${args.join(' ')}\n(exit ${r.code})\n${r.stdout}\n${r.stderr}\n`,
+		);
+		if (r.code !== 0 && !allowFailure) {
+			throw new Error(`n8n ${args.join(' ')} exited ${r.code}\n${r.stdout.slice(-3000)}\n${r.stderr.slice(-3000)}`);
+		}
+		return r;
+	}
+
+	async importCredentials(creds) {
+		const file = path.join(this.userFolder, `credentials-${Date.now()}.json`);
+		fs.writeFileSync(file, JSON.stringify(creds, null, 2));
+		await this.cli(['import:credentials', `--input=${file}`]);
+	}
+
+	async importWorkflow(workflow) {
+		const file = path.join(this.userFolder, `workflow-${workflow.id}.json`);
+		fs.writeFileSync(file, JSON.stringify(workflow, null, 2));
+		await this.cli(['import:workflow', `--input=${file}`]);
+	}
+
+	/** `n8n execute --id --rawOutput`: {code, json} where json is the run's output (or null). */
+	async execute(workflowId) {
+		const r = await this.cli(['execute', `--id=${workflowId}`, '--rawOutput'], { allowFailure: true, logLevel: 'info' });
+		let json = null;
+		try {
+			json = parseTrailingJson(r.stdout);
+		} catch {
+			/* a failed run may print no JSON */
+		}
+		return { code: r.code, json, stdout: r.stdout, stderr: r.stderr };
+	}
+
+	async start({ timeoutMs = 120_000 } = {}) {
+		this.port = this.port ?? (await freePort());
+		const env = this.env({
+			N8N_PORT: String(this.port),
+			N8N_RUNNERS_BROKER_PORT: String(await freePort()),
+			N8N_LOG_LEVEL: process.env.E2E_N8N_LOG_LEVEL ?? 'info',
+		});
+		const logFile = path.join(this.logDir, 'n8n-start.log');
+		const started = Date.now();
+		this.server = spawnService(`n8n ${this.name}`, NODE24, [N8N_BIN, 'start'], {
+			env,
+			cwd: this.userFolder,
+			logFile,
+		});
+		await waitFor(
+			`n8n /healthz on ${this.baseUrl} (log: ${logFile})`,
+			async () => {
+				if (this.server.exited) {
+					throw new Error(`n8n exited early (${this.server.exitCode}):\n${tail(logFile)}`);
+				}
+				const res = await fetch(`${this.baseUrl}/healthz`);
+				return res.ok && (await res.json()).status === 'ok';
+			},
+			{ timeoutMs, intervalMs: 300 },
+		).catch((e) => {
+			if (this.server.exited) throw new Error(`n8n exited early (${this.server.exitCode}):\n${tail(logFile)}`);
+			throw new Error(`${e.message}\n--- n8n log tail ---\n${tail(logFile)}`);
+		});
+		// /healthz answers before the REST API is mounted: wait for a public REST endpoint too.
+		await waitFor('n8n REST API (/rest/settings)', async () => (await fetch(`${this.baseUrl}/rest/settings`)).ok, {
+			timeoutMs,
+		});
+		this.startMs = Date.now() - started;
+		return this;
+	}
+
+	async stop() {
+		await stopService(this.server);
+		this.server = null;
+	}
+
+	api() {
+		return new RestClient(this.baseUrl);
+	}
+}
+
+/** The REST API of the editor (`/rest/...`), with the n8n-auth cookie kept. */
+export class RestClient {
+	constructor(baseUrl) {
+		this.baseUrl = baseUrl;
+		this.cookie = null;
+	}
+
+	async request(method, urlPath, body, { expectStatus } = {}) {
+		const headers = { accept: 'application/json' };
+		if (body !== undefined) headers['content-type'] = 'application/json';
+		if (this.cookie) headers.cookie = this.cookie;
+		const res = await fetch(`${this.baseUrl}/rest${urlPath}`, {
+			method,
+			headers,
+			body: body === undefined ? undefined : JSON.stringify(body),
+			redirect: 'manual',
+			signal: AbortSignal.timeout(120_000),
+		});
+		const setCookie = res.headers.getSetCookie?.() ?? [];
+		const auth = setCookie.find((c) => c.startsWith('n8n-auth='));
+		if (auth) this.cookie = auth.split(';')[0];
+		const text = await res.text();
+		let json;
+		try {
+			json = text ? JSON.parse(text) : undefined;
+		} catch {
+			json = undefined;
+		}
+		const ok = expectStatus ? res.status === expectStatus : res.ok;
+		if (!ok) {
+			throw new Error(`${method} /rest${urlPath} -> ${res.status}: ${text.slice(0, 1000)}`);
+		}
+		// Most endpoints wrap their answer in {data: ...}.
+		return json && typeof json === 'object' && 'data' in json ? json.data : json;
+	}
+
+	get(p) {
+		return this.request('GET', p);
+	}
+
+	post(p, body) {
+		return this.request('POST', p, body ?? {});
+	}
+
+	patch(p, body) {
+		return this.request('PATCH', p, body);
+	}
+
+	/** POST /rest/owner/setup (a fresh instance only), then POST /rest/login: keeps the cookie. */
+	async setupOwnerAndLogin(owner = OWNER) {
+		const settings = await this.get('/settings');
+		if (settings?.userManagement?.showSetupOnFirstLoad !== false) {
+			await this.post('/owner/setup', owner);
+		}
+		await this.login(owner);
+	}
+
+	async login(owner = OWNER) {
+		this.cookie = null;
+		await this.post('/login', { emailOrLdapLoginId: owner.email, password: owner.password });
+		if (!this.cookie) throw new Error('login did not set the n8n-auth cookie');
+	}
+
+	/** Starts a saved workflow the way the editor's "Execute workflow" does; returns the execution id. */
+	async runManually(workflowId, triggerName) {
+		const r = await this.post(`/workflows/${workflowId}/run`, { triggerToStartFrom: { name: triggerName } });
+		if (!r?.executionId) throw new Error(`manual run of ${workflowId} returned no executionId: ${JSON.stringify(r)}`);
+		return String(r.executionId);
+	}
+
+	async execution(id) {
+		return await this.get(`/executions/${id}`);
+	}
+
+	/** Waits until the execution is no longer new/running/waiting; returns it (with parsed data). */
+	async waitForExecution(id, { timeoutMs = 120_000 } = {}) {
+		const start = Date.now();
+		return await waitFor(
+			`execution ${id} to finish (${fmtMs(timeoutMs)})`,
+			async () => {
+				const e = await this.execution(id);
+				if (!e || ['new', 'running', 'waiting'].includes(e.status)) return false;
+				e.waitedMs = Date.now() - start;
+				return e;
+			},
+			{ timeoutMs, intervalMs: 300 },
+		);
+	}
+
+	/** What the editor's "Retry" does: POST /rest/executions/:id/retry ({loadWorkflow:true} = "with currently saved workflow"). */
+	async retry(id, { loadWorkflow } = {}) {
+		return await this.request('POST', `/executions/${id}/retry`, loadWorkflow ? { loadWorkflow: true } : {});
+	}
+}
+
+/** Execution data as stored: the REST API returns it "flatted" (npm flatted) as a string. */
+export async function unflatten(data) {
+	if (typeof data !== 'string') return data;
+	const { parse } = await import('flatted').catch(() => ({ parse: null }));
+	if (parse) return parse(data);
+	return flattedParse(data);
+}
+
+// Minimal reader for the `flatted` format (an array whose first entry is the root; strings that
+// are indexes point to other entries), used when the flatted package is not resolvable from here.
+function flattedParse(text) {
+	const input = JSON.parse(text);
+	const seen = new Map();
+	const revive = (idx) => {
+		if (seen.has(idx)) return seen.get(idx);
+		const v = input[idx];
+		if (v === null || typeof v !== 'object') {
+			seen.set(idx, v);
+			return v;
+		}
+		const out = Array.isArray(v) ? [] : {};
+		seen.set(idx, out);
+		for (const [k, raw] of Object.entries(v)) {
+			out[k] = typeof raw === 'string' && /^\d+$/.test(raw) ? reviveRef(Number(raw)) : raw;
+		}
+		return out;
+	};
+	const reviveRef = (i) => {
+		const v = input[i];
+		return typeof v === 'string' ? v : revive(i);
+	};
+	return revive(0);
+}
+
+export { mustRun };

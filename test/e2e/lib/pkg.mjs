@@ -1,0 +1,66 @@
+// Build and `npm pack` this package, and install the tarball into an n8n user folder's community
+// nodes folder ($N8N_USER_FOLDER/.n8n/nodes) the way n8n holds packages it installs itself.
+import fs from 'node:fs';
+import path from 'node:path';
+
+import { REPO_DIR, WORK_DIR, mustRun } from './util.mjs';
+
+export const PACKAGE_NAME = JSON.parse(fs.readFileSync(path.join(REPO_DIR, 'package.json'), 'utf8')).name;
+
+/** `npm run build` (tsc + icons into dist/). */
+export async function buildPackage() {
+	await mustRun('npm', ['run', 'build'], { cwd: REPO_DIR, timeoutMs: 10 * 60_000 });
+}
+
+/** `npm pack` of the built package (prepack's build already ran); returns the tarball's path. */
+export async function packPackage() {
+	const dest = path.join(WORK_DIR, 'pack');
+	fs.rmSync(dest, { recursive: true, force: true });
+	fs.mkdirSync(dest, { recursive: true });
+	const r = await mustRun('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dest], {
+		cwd: REPO_DIR,
+		timeoutMs: 10 * 60_000,
+	});
+	const info = JSON.parse(r.stdout.slice(r.stdout.indexOf('[')));
+	const tgz = path.join(dest, info[0].filename);
+	if (!fs.existsSync(tgz)) throw new Error(`npm pack did not write ${tgz}`);
+	return { tgz, files: info[0].files.map((f) => f.path), size: info[0].size };
+}
+
+/**
+ * Installs the tarball into <userFolder>/.n8n/nodes.
+ *
+ * mode 'n8n' (default) does what n8n 2.40's own installer does for Settings > Community Nodes
+ * (CommunityPackagesService.downloadPackage): unpack into nodes/node_modules/<name>, drop dev, peer
+ * and optional dependencies from its package.json, `npm install --install-strategy=shallow
+ * --ignore-scripts=true --package-lock=false` inside it, and record it in nodes/package.json.
+ * mode 'npm' is the manual way of n8n's docs: `npm i <tgz>` in the nodes folder.
+ */
+export async function installIntoNodesFolder(tgz, nodesDir, { mode = process.env.E2E_INSTALL_MODE ?? 'n8n' } = {}) {
+	fs.mkdirSync(nodesDir, { recursive: true });
+	const pkgJsonPath = path.join(nodesDir, 'package.json');
+	const nodesPkg = fs.existsSync(pkgJsonPath)
+		? JSON.parse(fs.readFileSync(pkgJsonPath, 'utf8'))
+		: { name: 'installed-nodes', private: true, dependencies: {} };
+	if (mode === 'npm') {
+		fs.writeFileSync(pkgJsonPath, JSON.stringify(nodesPkg, null, 2));
+		await mustRun('npm', ['install', tgz, '--no-audit', '--no-fund'], { cwd: nodesDir, timeoutMs: 10 * 60_000 });
+		return path.join(nodesDir, 'node_modules', PACKAGE_NAME);
+	}
+	const pkgDir = path.join(nodesDir, 'node_modules', PACKAGE_NAME);
+	fs.rmSync(pkgDir, { recursive: true, force: true });
+	fs.mkdirSync(pkgDir, { recursive: true });
+	await mustRun('tar', ['-xzf', tgz, '-C', pkgDir, '--strip-components=1'], { timeoutMs: 60_000 });
+	const pj = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8'));
+	// eslint-disable-next-line no-unused-vars
+	const { devDependencies, peerDependencies, optionalDependencies, ...kept } = pj;
+	fs.writeFileSync(path.join(pkgDir, 'package.json'), JSON.stringify(kept, null, 2));
+	await mustRun(
+		'npm',
+		['install', '--audit=false', '--fund=false', '--bin-links=false', '--install-strategy=shallow', '--ignore-scripts=true', '--package-lock=false'],
+		{ cwd: pkgDir, timeoutMs: 10 * 60_000 },
+	);
+	nodesPkg.dependencies = { ...(nodesPkg.dependencies ?? {}), [PACKAGE_NAME]: pj.version };
+	fs.writeFileSync(pkgJsonPath, JSON.stringify(nodesPkg, null, 2));
+	return pkgDir;
+}

@@ -1,0 +1,72 @@
+// The Inventory API sandbox (sandbox/) as a separate process on a free loopback port, and its
+// /_sandbox inspection and control endpoints.
+import fs from 'node:fs';
+import path from 'node:path';
+
+import { REPO_DIR, WORK_DIR, freePort, mustRun, spawnService, stopService, tail, waitFor } from './util.mjs';
+
+export const ADMIN_TOKEN = 'e2e-sandbox-admin';
+export const API_TOKEN = 'inv_demo_full_access';
+
+export async function buildSandbox() {
+	await mustRun('npx', ['--no-install', 'tsc', '-p', 'sandbox/tsconfig.json'], { cwd: REPO_DIR, timeoutMs: 5 * 60_000 });
+}
+
+export class Sandbox {
+	async start({ port, logFile } = {}) {
+		this.port = port ?? (await freePort());
+		this.baseUrl = `http://127.0.0.1:${this.port}`;
+		const cli = path.join(REPO_DIR, 'sandbox', 'dist', 'cli.js');
+		if (!fs.existsSync(cli)) throw new Error(`${cli} missing: build the sandbox first (npm run build:sandbox)`);
+		logFile = logFile ?? path.join(WORK_DIR, `sandbox-${process.pid}.log`);
+		this.service = spawnService('sandbox', process.execPath, [cli, '--port', String(this.port), '--admin-token', ADMIN_TOKEN, '--quiet'], {
+			env: process.env,
+			cwd: REPO_DIR,
+			logFile,
+		});
+		await waitFor(
+			`sandbox health on ${this.baseUrl}`,
+			async () => {
+				if (this.service.exited) throw new Error(`sandbox exited (${this.service.exitCode}):\n${tail(logFile)}`);
+				return (await fetch(`${this.baseUrl}/_sandbox/health`)).ok;
+			},
+			{ timeoutMs: 30_000, intervalMs: 100 },
+		);
+		return this;
+	}
+
+	async admin(method, p, body) {
+		const res = await fetch(`${this.baseUrl}/_sandbox${p}`, {
+			method,
+			headers: {
+				authorization: `Bearer ${ADMIN_TOKEN}`,
+				...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+			},
+			body: body === undefined ? undefined : JSON.stringify(body),
+			signal: AbortSignal.timeout(30_000),
+		});
+		const text = await res.text();
+		if (!res.ok) throw new Error(`sandbox ${method} /_sandbox${p} -> ${res.status}: ${text.slice(0, 500)}`);
+		return text ? JSON.parse(text) : undefined;
+	}
+
+	state() {
+		return this.admin('GET', '/state');
+	}
+
+	async requests() {
+		return (await this.admin('GET', '/requests')).requests;
+	}
+
+	reset() {
+		return this.admin('POST', '/reset');
+	}
+
+	setFaults(config) {
+		return config === null ? this.admin('DELETE', '/faults') : this.admin('PUT', '/faults', config);
+	}
+
+	async stop() {
+		await stopService(this.service);
+	}
+}

@@ -1,0 +1,326 @@
+// The example workflows of the e2e proof, built as n8n workflow JSON (importable with
+// `n8n import:workflow`). Node type and parameter names are the package's public contract
+// (shared/node-interface.md).
+
+export const NODE_TYPE = 'n8n-nodes-inventory.inventory';
+export const CREDENTIAL = { id: 'e2eInventoryCred', name: 'Inventory sandbox' };
+export const TRIGGER = 'When clicking ‘Execute workflow’';
+
+export function credentialJson({ baseUrl, apiToken, id = CREDENTIAL.id, name = CREDENTIAL.name }) {
+	return [{ id, name, type: 'inventoryApi', data: { baseUrl, apiToken } }];
+}
+
+const SETTINGS = {
+	executionOrder: 'v1',
+	saveDataErrorExecution: 'all',
+	saveDataSuccessExecution: 'all',
+	saveManualExecutions: true,
+	timezone: 'UTC',
+};
+
+function trigger(position = [0, 0]) {
+	return { id: 'trigger', name: TRIGGER, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position, parameters: {} };
+}
+
+/** A Code node returning fixed items (runs in n8n's JS task runner). */
+function items(name, list, position) {
+	return {
+		id: `items-${name.toLowerCase().replace(/\W+/g, '-')}`,
+		name,
+		type: 'n8n-nodes-base.code',
+		typeVersion: 2,
+		position,
+		parameters: { jsCode: `return ${JSON.stringify(list.map((json) => ({ json })))};` },
+	};
+}
+
+export function inventoryNode({ id, name, position, parameters, onError }) {
+	return {
+		id,
+		name,
+		type: NODE_TYPE,
+		typeVersion: 1,
+		position,
+		parameters,
+		credentials: { inventoryApi: { ...CREDENTIAL } },
+		...(onError ? { onError } : {}),
+	};
+}
+
+function noOp(name, position) {
+	return { id: `noop-${name.toLowerCase().replace(/\W+/g, '-')}`, name, type: 'n8n-nodes-base.noOp', typeVersion: 1, position, parameters: {} };
+}
+
+const link = (node, index = 0) => ({ node, type: 'main', index });
+
+function chain(...names) {
+	const c = {};
+	for (let i = 0; i < names.length - 1; i++) c[names[i]] = { main: [[link(names[i + 1])]] };
+	return c;
+}
+
+function workflow(id, name, nodes, connections) {
+	return { id, name, active: false, isArchived: false, nodes, connections, settings: { ...SETTINGS }, pinData: {}, staticData: null };
+}
+
+// ------------------------------------------------------------------------------------------------
+// Headless workflows (run with `n8n execute --id`)
+
+export const createTodoWorkflow = () =>
+	workflow(
+		'e2eWfCreateTodo1',
+		'E2E: create to-dos',
+		[
+			trigger(),
+			items('Assets', [
+				{ assetId: 1001, title: 'Tag and label' },
+				{ assetId: 1002, title: 'Replace battery' },
+			], [220, 0]),
+			inventoryNode({
+				id: 'inv-create-todo',
+				name: 'Create To-Do',
+				position: [440, 0],
+				parameters: {
+					resource: 'asset',
+					operation: 'createTodo',
+					assetId: '={{ $json.assetId }}',
+					name: '={{ $json.title }}',
+					additionalFields: { notes: 'created by the e2e proof', dueDate: '2026-12-31', assignedTo: 102, isComplete: false },
+				},
+			}),
+		],
+		chain(TRIGGER, 'Assets', 'Create To-Do'),
+	);
+
+export const updateBillingWorkflow = () =>
+	workflow(
+		'e2eWfUpdateBill1',
+		'E2E: update billing',
+		[
+			trigger(),
+			inventoryNode({
+				id: 'inv-update-billing',
+				name: 'Update Billing',
+				position: [220, 0],
+				parameters: {
+					resource: 'subscription',
+					operation: 'updateBilling',
+					subscriptionId: '2002',
+					priceModel: 'per_license',
+					cost: 12.5,
+					billingFrequency: 'Quarterly',
+					licenseCount: 30,
+					additionalFields: { description: 'e2e: more seats' },
+				},
+			}),
+		],
+		chain(TRIGGER, 'Update Billing'),
+	);
+
+export const recordAcquisitionWorkflow = () =>
+	workflow(
+		'e2eWfAcquisition',
+		'E2E: record acquisitions',
+		[
+			trigger(),
+			inventoryNode({
+				id: 'inv-purchase',
+				name: 'Record Purchase',
+				position: [220, 0],
+				parameters: {
+					resource: 'asset',
+					operation: 'recordAcquisition',
+					assetId: '1003',
+					eventTypeId: '301',
+					additionalFields: { acquiredFrom: 'ACME Reseller', cost: 999.99, description: 'e2e purchase' },
+				},
+			}),
+			inventoryNode({
+				id: 'inv-lease',
+				name: 'Record Lease',
+				position: [440, 0],
+				parameters: {
+					resource: 'asset',
+					operation: 'recordAcquisition',
+					assetId: '1004',
+					eventTypeId: '302',
+					additionalFields: {
+						payment: 100,
+						billingFrequency: 'monthly',
+						numberOfPayments: 24,
+						fieldValues: { values: [{ fieldId: '401', value: 'LC-2026-001' }] },
+						fieldValuesJson: '{ "402": 4021 }',
+					},
+				},
+			}),
+		],
+		chain(TRIGGER, 'Record Purchase', 'Record Lease'),
+	);
+
+/** Item 2 is an asset of another organization (404): "On Error: Continue (using error output)". */
+export const errorOutputWorkflow = () => {
+	const wf = workflow(
+		'e2eWfErrorOutput',
+		'E2E: error output',
+		[
+			trigger(),
+			items('Assets', [
+				{ assetId: 1005, title: 'Inspect' },
+				{ assetId: 1901, title: 'Not ours' },
+				{ assetId: 1006, title: 'Inspect too' },
+			], [220, 0]),
+			inventoryNode({
+				id: 'inv-error-output',
+				name: 'Create To-Do',
+				position: [440, 0],
+				onError: 'continueErrorOutput',
+				parameters: { resource: 'asset', operation: 'createTodo', assetId: '={{ $json.assetId }}', name: '={{ $json.title }}', additionalFields: {} },
+			}),
+			noOp('Succeeded', [660, -100]),
+			noOp('Failed', [660, 100]),
+		],
+		chain(TRIGGER, 'Assets', 'Create To-Do'),
+	);
+	wf.connections['Create To-Do'] = { main: [[link('Succeeded')], [link('Failed')]] };
+	return wf;
+};
+
+/** The same Inventory node runs twice in one execution (Loop Over Items, batch size 1). */
+export const loopWorkflow = () => {
+	const wf = workflow(
+		'e2eWfLoopTwice01',
+		'E2E: node runs twice',
+		[
+			trigger(),
+			items('Assets', [
+				{ assetId: 1007, title: 'Loop run 1' },
+				{ assetId: 1007, title: 'Loop run 2' },
+			], [220, 0]),
+			{ id: 'loop', name: 'Loop', type: 'n8n-nodes-base.splitInBatches', typeVersion: 3, position: [440, 0], parameters: { batchSize: 1, options: {} } },
+			inventoryNode({
+				id: 'inv-loop',
+				name: 'Create To-Do',
+				position: [660, 100],
+				parameters: { resource: 'asset', operation: 'createTodo', assetId: '={{ $json.assetId }}', name: '={{ $json.title }}', additionalFields: {} },
+			}),
+			noOp('Done', [660, -100]),
+		],
+		chain(TRIGGER, 'Assets', 'Loop'),
+	);
+	wf.connections.Loop = { main: [[link('Done')], [link('Create To-Do')]] };
+	wf.connections['Create To-Do'] = { main: [[link('Loop')]] };
+	return wf;
+};
+
+// ------------------------------------------------------------------------------------------------
+// "Retry execution": the Inventory node fails on item 3 after items 1 and 2 were created; the
+// workflow stops there (On Error: Stop Workflow, the default) and the failed execution is saved.
+
+export const RETRY_ASSETS = [
+	{ assetId: 1010, title: 'Retry item 1' },
+	{ assetId: 1011, title: 'Retry item 2' },
+	{ assetId: 1012, title: 'Retry item 3' },
+];
+
+/** Fails on item 3 when the sandbox rate-limits it (no node-level retries): fixed outside n8n. */
+export const retryRateLimitWorkflow = () =>
+	workflow(
+		'e2eWfRetryLimit1',
+		'E2E: retry after a rate limit',
+		[
+			trigger(),
+			items('Assets', RETRY_ASSETS, [220, 0]),
+			inventoryNode({
+				id: 'inv-retry-limit',
+				name: 'Create To-Do',
+				position: [440, 0],
+				parameters: {
+					resource: 'asset',
+					operation: 'createTodo',
+					assetId: '={{ $json.assetId }}',
+					name: '={{ $json.title }}',
+					additionalFields: {},
+					options: { maxRetries: 0 },
+				},
+			}),
+		],
+		chain(TRIGGER, 'Assets', 'Create To-Do'),
+	);
+
+/** Fails on item 3 (404: the asset is another organization's) until the workflow is fixed. */
+export const RETRY_FIX_ASSETS = [
+	{ assetId: 1013, title: 'Fix item 1' },
+	{ assetId: 1014, title: 'Fix item 2' },
+	{ assetId: 1901, title: 'Fix item 3', correctAssetId: 1015 },
+];
+export const RETRY_FIX_BROKEN_ASSET = '={{ $json.assetId }}';
+export const RETRY_FIX_FIXED_ASSET = '={{ $json.correctAssetId ?? $json.assetId }}';
+
+export const retryFixWorkflow = () =>
+	workflow(
+		'e2eWfRetryFix001',
+		'E2E: retry with the fixed workflow',
+		[
+			trigger(),
+			items('Assets', RETRY_FIX_ASSETS, [220, 0]),
+			inventoryNode({
+				id: 'inv-retry-fix',
+				name: 'Create To-Do',
+				position: [440, 0],
+				parameters: {
+					resource: 'asset',
+					operation: 'createTodo',
+					assetId: RETRY_FIX_BROKEN_ASSET,
+					name: '={{ $json.title }}',
+					additionalFields: {},
+				},
+			}),
+		],
+		chain(TRIGGER, 'Assets', 'Create To-Do'),
+	);
+
+// ------------------------------------------------------------------------------------------------
+// The editor: one workflow holding the node for each operation.
+
+export const editorWorkflow = () =>
+	workflow(
+		'e2eWfEditorView1',
+		'Inventory: all operations',
+		[
+			trigger([0, 0]),
+			inventoryNode({
+				id: 'ed-create-todo',
+				name: 'Create To-Do',
+				position: [260, -160],
+				parameters: { resource: 'asset', operation: 'createTodo', assetId: '1001', name: 'Tag and label', additionalFields: { dueDate: '2026-12-31', assignedTo: 102 } },
+			}),
+			inventoryNode({
+				id: 'ed-update-billing',
+				name: 'Update Billing',
+				position: [260, 0],
+				parameters: {
+					resource: 'subscription',
+					operation: 'updateBilling',
+					subscriptionId: '2002',
+					priceModel: 'per_license',
+					cost: 10,
+					billingFrequency: 'monthly',
+					licenseCount: 25,
+					additionalFields: {},
+				},
+			}),
+			inventoryNode({
+				id: 'ed-acquisition',
+				name: 'Record Acquisition',
+				position: [260, 160],
+				parameters: {
+					resource: 'asset',
+					operation: 'recordAcquisition',
+					assetId: '1003',
+					eventTypeId: '302',
+					additionalFields: { payment: 100, billingFrequency: 'monthly', fieldValues: { values: [{ fieldId: '401', value: 'LC-1' }] } },
+				},
+			}),
+		],
+		{ [TRIGGER]: { main: [[link('Create To-Do'), link('Update Billing'), link('Record Acquisition')]] } },
+	);
