@@ -12,6 +12,7 @@
 // Exits non-zero on any failure; prints the duration of each step.
 //
 // Environment: E2E_SKIP_BROWSER=1 skips step 5; E2E_KEEP=1 keeps the run's user folder;
+// E2E_ONLY=<text>[,<text>] runs only the checks whose names contain one of them;
 // E2E_INSTALL_MODE=npm installs the tarball with a plain `npm i <tgz>` instead of n8n's way.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -45,6 +46,8 @@ let failed = false;
 let passed = 0;
 
 async function check(name, fn) {
+	const only = process.env.E2E_ONLY;
+	if (only && !only.split(',').some((o) => name.includes(o))) return log(`(skipped: ${name})`);
 	await steps.run(name, fn);
 	passed++;
 }
@@ -83,7 +86,7 @@ async function executeOk(workflowId) {
 	const r = await n8n.execute(workflowId);
 	assert(r.code === 0, `n8n execute --id=${workflowId} exited ${r.code}\n${r.stdout.slice(-4000)}\n${r.stderr.slice(-2000)}`);
 	assert(r.json?.data?.resultData, `n8n execute --id=${workflowId}: no JSON result\n${r.stdout.slice(-2000)}`);
-	assert(!r.json.data.resultData.error, `workflow ${workflowId} failed: ${JSON.stringify(r.json.data.resultData.error).slice(0, 1500)}`);
+	assert(!r.json.data.resultData.error, `workflow ${workflowId} failed: ${String(JSON.stringify(r.json.data.resultData.error)).slice(0, 1500)}`);
 	return r;
 }
 
@@ -125,7 +128,7 @@ async function main() {
 
 	await steps.run('n8n CLI: import credential and workflows', async () => {
 		await n8n.importCredentials(W.credentialJson({ baseUrl: sandbox.baseUrl, apiToken: API_TOKEN }));
-		for (const wf of [
+		await n8n.importWorkflows([
 			W.createTodoWorkflow(),
 			W.updateBillingWorkflow(),
 			W.recordAcquisitionWorkflow(),
@@ -134,9 +137,7 @@ async function main() {
 			W.retryRateLimitWorkflow(),
 			W.retryFixWorkflow(),
 			W.editorWorkflow(),
-		]) {
-			await n8n.importWorkflow(wf);
-		}
+		]);
 	});
 
 	// ----- headless --------------------------------------------------------------------------
@@ -308,7 +309,7 @@ async function main() {
 				await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'workflow.png') });
 
 				const forms = [
-					['Create To-Do', 'create-todo.png', ['Credential to connect with', 'Resource', 'Operation', 'Asset ID', 'Name']],
+					['Create To-Do', 'create-todo.png', ['Credential', 'Resource', 'Operation', 'Asset ID', 'Name']],
 					['Update Billing', 'update-billing.png', ['Subscription ID', 'Price Model', 'Cost', 'Billing Frequency', 'License Count']],
 					['Record Acquisition', 'record-acquisition.png', ['Asset ID', 'Event Type ID']],
 				];

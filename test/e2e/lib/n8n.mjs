@@ -112,6 +112,14 @@ export class N8nInstance {
 		await this.cli(['import:workflow', `--input=${file}`]);
 	}
 
+	/** Several workflows with one CLI command (`import:workflow --separate --input=<folder>`). */
+	async importWorkflows(workflows) {
+		const dir = path.join(this.userFolder, `workflows-${Date.now()}`);
+		fs.mkdirSync(dir, { recursive: true });
+		for (const wf of workflows) fs.writeFileSync(path.join(dir, `${wf.id}.json`), JSON.stringify(wf, null, 2));
+		await this.cli(['import:workflow', '--separate', `--input=${dir}`]);
+	}
+
 	/** `n8n execute --id --rawOutput`: {code, json} where json is the run's output (or null). */
 	async execute(workflowId) {
 		const r = await this.cli(['execute', `--id=${workflowId}`, '--rawOutput'], { allowFailure: true, logLevel: 'info' });
@@ -152,10 +160,15 @@ export class N8nInstance {
 			if (this.server.exited) throw new Error(`n8n exited early (${this.server.exitCode}):\n${tail(logFile)}`);
 			throw new Error(`${e.message}\n--- n8n log tail ---\n${tail(logFile)}`);
 		});
-		// /healthz answers before the REST API is mounted: wait for a public REST endpoint too.
-		await waitFor('n8n REST API (/rest/settings)', async () => (await fetch(`${this.baseUrl}/rest/settings`)).ok, {
-			timeoutMs,
-		});
+		// /healthz answers before all REST controllers are mounted: wait until the auth and owner
+		// routes answer with something other than 404.
+		await waitFor(
+			'n8n REST API (/rest/login, /rest/owner/setup)',
+			async () =>
+				(await fetch(`${this.baseUrl}/rest/login`)).status !== 404 &&
+				(await fetch(`${this.baseUrl}/rest/owner/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status !== 404,
+			{ timeoutMs },
+		);
 		this.startMs = Date.now() - started;
 		return this;
 	}

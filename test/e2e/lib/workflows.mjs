@@ -292,7 +292,7 @@ export const editorWorkflow = () =>
 				id: 'ed-create-todo',
 				name: 'Create To-Do',
 				position: [260, -160],
-				parameters: { resource: 'asset', operation: 'createTodo', assetId: '1001', name: 'Tag and label', additionalFields: { dueDate: '2026-12-31', assignedTo: 102 } },
+				parameters: { resource: 'asset', operation: 'createTodo', assetId: '1001', name: 'Tag and label', additionalFields: { dueDate: '2026-12-31T00:00:00', assignedTo: 102 } },
 			}),
 			inventoryNode({
 				id: 'ed-update-billing',
