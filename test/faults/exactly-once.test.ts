@@ -1,0 +1,422 @@
+/**
+ * Exactly-once under faults: 1,000 actions of all three operations go through the node in n8n's
+ * engine while the sandbox injects every kind of fault it has, and the sandbox's own records show
+ * each action applied once, with its events, and nothing else. Then a batch that fails mid-way is
+ * retried the way n8n's "Retry execution" does it.
+ */
+import type { IDataObject, INodeExecutionData, IRun } from 'n8n-workflow';
+
+import {
+	startSandbox,
+	type FaultConfig,
+	type FaultKind,
+	type LogEntry,
+	type RecordedRequest,
+	type SandboxHandle,
+	type SandboxState,
+} from '../../sandbox/src';
+import { inventoryWorkflow, nodeOutput, retryExecution, runWorkflow } from '../../tools/n8n/engine';
+import { branchesWorkflow, captureOutput, occurrences, serializeRun, TOKEN, type Capture } from './helpers';
+
+const TODOS = 400;
+const ACQUISITIONS = 300;
+const BILLINGS = 300;
+const ACTIONS = TODOS + ACQUISITIONS + BILLINGS;
+
+/** The node's retry budget in these runs, and small waits so 1,000 faulty actions take seconds. */
+const MAX_RETRIES = 8;
+const nodeOptions = (concurrency: number) => ({
+	concurrency,
+	maxRetries: MAX_RETRIES,
+	retryDelay: 5,
+	maxRetryWait: 2000,
+	timeout: 100,
+});
+
+/**
+ * Rate-based faults, decided by the sandbox per Idempotency-Key and attempt: about a fifth of the
+ * actions meet each kind. slowResponse holds an applied action's response for 1 s, ten times the
+ * node's 100 ms timeout; dropAfterApply and slowResponse can only hit the attempt that applies the
+ * action, so their rates are set so that each reaches about 20 % of the actions. At most 5 injected
+ * faults per key, below the node's 8 retries.
+ */
+const FAULTS: FaultConfig = {
+	seed: 20260331,
+	resetBeforeApplyRate: 0.2,
+	serverErrorRate: 0.2,
+	dropAfterApplyRate: 0.2,
+	slowResponseRate: 0.25,
+	slowResponseDelayMs: 1000,
+	maxFaultsPerKey: 5,
+};
+const RATE_LIMIT_EVERY = 4;
+
+let sandbox: SandboxHandle;
+let capture: Capture;
+const sandboxLog: LogEntry[] = [];
+let onLog: (entry: LogEntry) => void = () => {};
+
+beforeAll(async () => {
+	capture = captureOutput();
+	sandbox = await startSandbox({
+		log: (entry) => {
+			sandboxLog.push(entry);
+			onLog(entry);
+		},
+	});
+});
+afterAll(async () => {
+	await sandbox.close();
+	capture.stop();
+});
+beforeEach(async () => {
+	await slowResponsesDelivered();
+	onLog = () => {};
+	sandbox.setFaults(null);
+	sandbox.reset();
+});
+
+/**
+ * Responses the sandbox is still holding back (slowResponse) would land in the next test's request
+ * log: wait until every slow response it decided on has been written out (or dropped).
+ */
+async function slowResponsesDelivered(): Promise<void> {
+	const pending = () =>
+		sandbox.state().counters.faults.slowResponse - sandbox.requests().filter((r) => r.fault === 'slowResponse').length;
+	while (pending() > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
+/**
+ * A 429 on every RATE_LIMIT_EVERY-th request, counted (not timed) so the share of rate limits does
+ * not depend on the machine's speed: after that many API requests the sandbox's rate limit is
+ * switched to "0 requests allowed", and back off as soon as one request got its 429. The 429s say
+ * `Retry-After: 0`, except the `slowTrips`-th ones, which say `Retry-After: 1` (one second, which
+ * the node must honour for every request of the run: kept to a few so the suite stays fast).
+ */
+function rateLimitEvery(base: FaultConfig, every: number, slowTrips: number[]): void {
+	let counted = 0;
+	let trips = 0;
+	let tripped = false;
+	onLog = (entry) => {
+		if (entry.operation === 'admin' || entry.operation === null) return;
+		if (entry.fault === 'rateLimited') {
+			if (tripped) sandbox.setFaults(base);
+			tripped = false;
+			return;
+		}
+		counted++;
+		if (!tripped && counted % every === 0) {
+			trips++;
+			tripped = true;
+			const retryAfterSeconds = slowTrips.includes(trips) ? 1 : 0;
+			sandbox.setFaults({ ...base, rateLimit: { requests: 0, windowMs: 3_600_000, retryAfterSeconds } });
+		}
+	};
+	sandbox.setFaults(base);
+}
+
+const todoItems = Array.from({ length: TODOS }, (_, i) => ({ assetId: 1001 + (i % 20), task: `intake-todo-${i}` }));
+const acquisitionItems = Array.from({ length: ACQUISITIONS }, (_, i) => ({
+	assetId: 1001 + (i % 20),
+	ref: `intake-acquisition-${i}`,
+	price: 100 + i,
+}));
+const billingItems = Array.from({ length: BILLINGS }, (_, i) => ({
+	subscriptionId: 2001 + (i % 5),
+	ref: `intake-billing-${i}`,
+	cost: Number((10 + i / 100).toFixed(2)),
+}));
+
+const mixedWorkflow = (concurrency: number) =>
+	branchesWorkflow([
+		{
+			name: 'Create To-dos',
+			items: todoItems,
+			parameters: {
+				resource: 'asset',
+				operation: 'createTodo',
+				assetId: '={{ $json.assetId }}',
+				name: '={{ $json.task }}',
+				options: nodeOptions(concurrency),
+			},
+		},
+		{
+			name: 'Record Acquisitions',
+			items: acquisitionItems,
+			parameters: {
+				resource: 'asset',
+				operation: 'recordAcquisition',
+				assetId: '={{ $json.assetId }}',
+				eventTypeId: '301',
+				additionalFields: { description: '={{ $json.ref }}', price: '={{ $json.price }}' },
+				options: nodeOptions(concurrency),
+			},
+		},
+		{
+			name: 'Update Billing',
+			items: billingItems,
+			parameters: {
+				resource: 'subscription',
+				operation: 'updateBilling',
+				subscriptionId: '={{ $json.subscriptionId }}',
+				priceModel: 'lump_sum',
+				cost: '={{ $json.cost }}',
+				billingFrequency: 'monthly',
+				additionalFields: { description: '={{ $json.ref }}' },
+				options: nodeOptions(concurrency),
+			},
+		},
+	]);
+
+function byKey(requests: RecordedRequest[]): Map<string, RecordedRequest[]> {
+	const keys = new Map<string, RecordedRequest[]>();
+	for (const request of requests) {
+		const key = request.key ?? '(none)';
+		keys.set(key, [...(keys.get(key) ?? []), request]);
+	}
+	return keys;
+}
+
+function countBy<T>(values: T[]): Map<T, number> {
+	const counts = new Map<T, number>();
+	for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
+	return counts;
+}
+
+/** Values that occur more than once. */
+function duplicates<T>(values: T[]): T[] {
+	return [...countBy(values)].filter(([, count]) => count > 1).map(([value]) => value);
+}
+
+function expectNoToken(runs: IRun[]): void {
+	const texts = [
+		...runs.map(serializeRun),
+		capture.lines.join('\n'),
+		JSON.stringify(sandboxLog),
+		JSON.stringify(sandbox.requests()),
+	];
+	for (const text of texts) expect(occurrences(text, TOKEN)).toEqual([]);
+}
+
+/** Every check of "exactly once" that the sandbox's inspection and the node's output allow. */
+function expectExactlyOnce(run: IRun, state: SandboxState, requests: RecordedRequest[]): void {
+	expect(run.data.resultData.error?.message).toBeUndefined();
+	expect(run.status).toBe('success');
+
+	// The records: one per item identity, none missing, none twice.
+	expect(state.todos.map((todo) => todo.name).sort()).toEqual(todoItems.map((item) => item.task).sort());
+	expect(state.acquisitions.map((a) => a.description).sort()).toEqual(acquisitionItems.map((item) => item.ref).sort());
+	expect(state.billingChanges.map((b) => b.description).sort()).toEqual(billingItems.map((item) => item.ref).sort());
+
+	// Their events: exactly one acquisition event per acquisition, one billing-change event per billing update.
+	expect(state.assetEvents).toHaveLength(ACQUISITIONS);
+	expect(state.assetEvents.every((event) => event.kind === 'acquisition')).toBe(true);
+	expect(state.acquisitions.flatMap((a) => a.asset_event_ids).sort((a, b) => a - b)).toEqual(
+		state.assetEvents.map((event) => event.id).sort((a, b) => a - b),
+	);
+	expect(state.subscriptionEvents).toHaveLength(BILLINGS);
+	expect(state.billingChanges.map((b) => b.subscription_event_id).sort((a, b) => a - b)).toEqual(
+		state.subscriptionEvents.map((event) => event.id).sort((a, b) => a - b),
+	);
+	expect(state.counters.applied).toBe(ACTIONS);
+
+	// Per idempotency key: 1,000 keys stored, each applied by exactly one request; every retry of a
+	// key resent the identical request (method, path, body) and got a replay or a fault.
+	expect(state.idempotencyKeys).toHaveLength(ACTIONS);
+	expect(duplicates(state.idempotencyKeys.map((entry) => entry.key))).toEqual([]);
+	expect(duplicates([...state.acquisitions, ...state.billingChanges].map((r) => r.idempotency_key))).toEqual([]);
+	const keys = byKey(requests);
+	expect(keys.size).toBe(ACTIONS);
+	expect(new Set(keys.keys())).toEqual(new Set(state.idempotencyKeys.map((entry) => entry.key)));
+	for (const [key, attempts] of keys) {
+		const applied = attempts.filter((r) => r.status !== null && r.status < 300 && !r.replayed);
+		expect({ key, applied: applied.length }).toEqual({ key, applied: 1 });
+		expect(new Set(attempts.map((r) => JSON.stringify([r.method, r.path, r.body]))).size).toBe(1);
+		expect(attempts.length).toBeLessThanOrEqual(MAX_RETRIES + 1);
+		for (const r of attempts) {
+			expect([r.fault !== null, r.status !== null && r.status < 300]).toContain(true);
+		}
+	}
+
+	// The node's output: one item per input item, in order, paired, carrying that item's record.
+	const todoOut = nodeOutput(run, 'Create To-dos');
+	expect(todoOut.map((item) => item.pairedItem)).toEqual(todoItems.map((_, item) => ({ item })));
+	const todoIds = new Map(state.todos.map((todo) => [todo.name, todo.id]));
+	expect(todoOut.map((item) => (item.json.todo as IDataObject).id)).toEqual(todoItems.map((item) => todoIds.get(item.task)));
+	expect(todoOut.map((item) => item.json.asset_id)).toEqual(todoItems.map((item) => item.assetId));
+
+	const acquisitionOut = nodeOutput(run, 'Record Acquisitions');
+	expect(acquisitionOut.map((item) => item.pairedItem)).toEqual(acquisitionItems.map((_, item) => ({ item })));
+	const acquisitionEvents = new Map(state.acquisitions.map((a) => [a.description, a.asset_event_ids]));
+	expect(acquisitionOut.map((item) => item.json.asset_event_ids)).toEqual(
+		acquisitionItems.map((item) => acquisitionEvents.get(item.ref)),
+	);
+
+	const billingOut = nodeOutput(run, 'Update Billing');
+	expect(billingOut.map((item) => item.pairedItem)).toEqual(billingItems.map((_, item) => ({ item })));
+	const billingEvents = new Map(state.billingChanges.map((b) => [b.description, [b.subscription_event_id]]));
+	expect(billingOut.map((item) => item.json.subscription_event_ids)).toEqual(
+		billingItems.map((item) => billingEvents.get(item.ref)),
+	);
+}
+
+/** Keys (actions) that met each fault kind, from the sandbox's request log. */
+function actionsPerFault(requests: RecordedRequest[]): Record<Exclude<FaultKind, 'latency'>, number> {
+	const kinds = ['rateLimited', 'serverError', 'resetBeforeApply', 'dropAfterApply', 'slowResponse'] as const;
+	return Object.fromEntries(
+		kinds.map((kind) => [kind, new Set(requests.filter((r) => r.fault === kind).map((r) => r.key)).size]),
+	) as Record<Exclude<FaultKind, 'latency'>, number>;
+}
+
+describe.each([
+	{ concurrency: 1, slowTrips: [40] },
+	{ concurrency: 10, slowTrips: [40, 200] },
+])('1,000 actions under every kind of fault, concurrency $concurrency', ({ concurrency, slowTrips }) => {
+	test('every item succeeds; exactly 1,000 records with their events, 0 duplicates, 0 missing', async () => {
+		rateLimitEvery(FAULTS, RATE_LIMIT_EVERY, slowTrips);
+		const run = await runWorkflow(mixedWorkflow(concurrency), {
+			credentials: { baseUrl: sandbox.baseUrl, apiToken: TOKEN },
+		});
+		onLog = () => {};
+		await slowResponsesDelivered();
+		const state = sandbox.state();
+		const requests = sandbox.requests();
+
+		expectExactlyOnce(run, state, requests);
+
+		// The faults really happened, at the rates asked for (about 20 % of the actions each; the
+		// floor leaves room for chance, since keys differ per run).
+		const perFault = actionsPerFault(requests);
+		const faulted = new Set(requests.filter((r) => r.fault !== null).map((r) => r.key)).size;
+		process.stdout.write(
+			`concurrency ${concurrency}: ${requests.length} requests for ${ACTIONS} actions; actions meeting a fault: ${faulted}; per kind: ${JSON.stringify(perFault)}; 429 with Retry-After 1 s: ${slowTrips.length}\n`,
+		);
+		for (const kind of ['serverError', 'resetBeforeApply', 'dropAfterApply', 'slowResponse'] as const) {
+			expect({ kind, atLeast15Percent: perFault[kind] >= 0.15 * ACTIONS }).toEqual({ kind, atLeast15Percent: true });
+		}
+		expect(perFault.rateLimited).toBeGreaterThanOrEqual(0.2 * ACTIONS);
+		expect(faulted).toBeGreaterThanOrEqual(0.5 * ACTIONS);
+		// Every 429 the sandbox sent is in the log with its Retry-After, and the node came back after it.
+		expect(requests.filter((r) => r.fault === 'rateLimited').length).toBeGreaterThan(0);
+
+		expectNoToken([run]);
+	}, 150_000);
+});
+
+describe('a batch that fails mid-way, then n8n\'s "Retry execution"', () => {
+	const items = Array.from({ length: 40 }, (_, i) => ({ assetId: 1001 + (i % 20), task: `batch-${i}` }));
+	const parameters = (concurrency: number, maxRetries: number) => ({
+		resource: 'asset',
+		operation: 'createTodo',
+		assetId: '={{ $json.assetId }}',
+		name: '={{ $json.task }}',
+		options: { concurrency, maxRetries, retryDelay: 5, timeout: 1000 },
+	});
+
+	function createdBy(requests: RecordedRequest[]): Set<string> {
+		return new Set(requests.filter((r) => r.status === 201 && !r.replayed).map((r) => r.key ?? ''));
+	}
+
+	test('an outage (503 past the retry budget) from item 20 on: the retry replays items 0-19 and creates 20-39, once each', async () => {
+		const workflow = inventoryWorkflow(items, parameters(1, 2));
+		// The outage starts after 20 actions were applied and lasts until the test ends it.
+		let applied = 0;
+		onLog = (entry) => {
+			if (entry.status === 201 && !entry.replayed && ++applied === 20) {
+				sandbox.setFaults({ serverErrorRate: 1, maxFaultsPerKey: 1000 });
+			}
+		};
+		const first = await runWorkflow(workflow, {
+			credentials: { baseUrl: sandbox.baseUrl, apiToken: TOKEN },
+			executionId: 'exec-outage-1',
+		});
+		onLog = () => {};
+		expect(first.status).toBe('error');
+		expect(first.data.resultData.error?.message).toBe('The Inventory API failed (503) after 2 retries');
+		expect(first.data.resultData.lastNodeExecuted).toBe('Inventory');
+		const firstRequests = sandbox.requests();
+		const firstKeys = [...byKey(firstRequests).keys()];
+		expect(firstKeys).toHaveLength(21);
+		expect(firstRequests.map((r) => r.status)).toEqual([...Array(20).fill(201), 503, 503, 503]);
+		expect(sandbox.state().todos.map((todo) => todo.name)).toEqual(items.slice(0, 20).map((item) => item.task));
+
+		// The outage is over; the user clicks "Retry execution" (n8n gives it a new execution id).
+		sandbox.setFaults(null);
+		const seq = firstRequests.length;
+		const retry = await retryExecution(workflow, first, {
+			credentials: { baseUrl: sandbox.baseUrl, apiToken: TOKEN },
+			failedExecutionId: 'exec-outage-1',
+			executionId: 'exec-outage-2',
+		});
+		expect(retry.data.resultData.error?.message).toBeUndefined();
+		expect(retry.status).toBe('success');
+
+		const retryRequests = sandbox.requests().slice(seq);
+		expect(retryRequests).toHaveLength(40);
+		// Items 0-19 are sent with their original keys and replayed; 20-39 are created now.
+		expect(retryRequests.map((r) => r.key).slice(0, 21)).toEqual(firstKeys);
+		expect(retryRequests.map((r) => [r.status, r.replayed])).toEqual([
+			...Array(20).fill([201, true]),
+			...Array(20).fill([201, false]),
+		]);
+		const state = sandbox.state();
+		expect(state.todos.map((todo) => todo.name)).toEqual(items.map((item) => item.task));
+		expect(state.idempotencyKeys).toHaveLength(40);
+		expect(state.counters.applied).toBe(40);
+
+		const output = nodeOutput(retry, 'Inventory');
+		expect(output.map((item) => (item.json.todo as IDataObject).name)).toEqual(items.map((item) => item.task));
+		expect(output.map((item) => item.pairedItem)).toEqual(items.map((_, item) => ({ item })));
+		expectNoToken([first, retry]);
+	});
+
+	test('concurrency 10 with no retries and 30 % faults: whatever the first run created (even with its response lost) is replayed, the rest created, 0 duplicates', async () => {
+		const workflow = inventoryWorkflow(items, parameters(10, 0));
+		sandbox.setFaults({
+			seed: 5,
+			resetBeforeApplyRate: 0.1,
+			serverErrorRate: 0.1,
+			dropAfterApplyRate: 0.1,
+			maxFaultsPerKey: 1000,
+		});
+		const first = await runWorkflow(workflow, {
+			credentials: { baseUrl: sandbox.baseUrl, apiToken: TOKEN },
+			executionId: 'exec-faulty-1',
+		});
+		expect(first.status).toBe('error');
+		// The first failing item decides the message: a 503, or a connection reset / dropped response
+		// (n8n's NodeApiError replaces the node's "Could not reach the Inventory API (ECONNRESET) after
+		// 0 retries" with its own text for that code).
+		expect([
+			'The Inventory API failed (503) after 0 retries',
+			'The connection to the server was closed unexpectedly, perhaps it is offline. You can retry the request immediately or wait and retry later.',
+		]).toContain(first.data.resultData.error?.message);
+		const firstRequests = sandbox.requests();
+		const createdFirst = createdBy(firstRequests);
+		const lostResponses = firstRequests.filter((r) => r.fault === 'dropAfterApply').map((r) => r.key ?? '');
+		expect(createdFirst.size).toBeGreaterThan(0);
+
+		sandbox.setFaults(null);
+		const seq = firstRequests.length;
+		const retry = await retryExecution(workflow, first, {
+			credentials: { baseUrl: sandbox.baseUrl, apiToken: TOKEN },
+			failedExecutionId: 'exec-faulty-1',
+			executionId: 'exec-faulty-2',
+		});
+		expect(retry.data.resultData.error?.message).toBeUndefined();
+		const retryRequests = sandbox.requests().slice(seq);
+		expect(retryRequests).toHaveLength(40);
+		expect(retryRequests.every((r) => r.status === 201)).toBe(true);
+		// Replayed exactly the keys the first run created, lost responses included; created the others.
+		expect(new Set(retryRequests.filter((r) => r.replayed).map((r) => r.key))).toEqual(createdFirst);
+		for (const key of lostResponses) expect(createdFirst.has(key)).toBe(true);
+		expect(retryRequests.filter((r) => !r.replayed)).toHaveLength(40 - createdFirst.size);
+
+		const state = sandbox.state();
+		expect(state.todos.map((todo) => todo.name).sort()).toEqual(items.map((item) => item.task).sort());
+		expect(state.counters.applied).toBe(40);
+		const output: INodeExecutionData[] = nodeOutput(retry, 'Inventory');
+		expect(output.map((item) => (item.json.todo as IDataObject).name)).toEqual(items.map((item) => item.task));
+		expectNoToken([first, retry]);
+	});
+});
