@@ -3,7 +3,7 @@
  * a workflow, fails that item with a message naming the field and the item, a description naming
  * the parameter (and the API field), and the sandbox sees the first item's request only.
  */
-import type { IDataObject, INode, IRun } from 'n8n-workflow';
+import type { IDataObject, INode, INodeParameters, IRun } from 'n8n-workflow';
 
 import { startSandbox, type LogEntry, type SandboxHandle } from '../../sandbox/src';
 import { inventoryWorkflow, nodeOutput, runWorkflow } from '../../tools/n8n/engine';
@@ -35,7 +35,7 @@ async function run(items: IDataObject[], parameters: INode['parameters'], node?:
 const V = '={{ $json.v }}';
 const long = (length: number) => 'x'.repeat(length);
 
-const todo = (parameters: IDataObject = {}, additionalFields: IDataObject = {}) => ({
+const todo = (parameters: INodeParameters = {}, additionalFields: INodeParameters = {}): INodeParameters => ({
 	resource: 'asset',
 	operation: 'createTodo',
 	assetId: '1001',
@@ -43,7 +43,7 @@ const todo = (parameters: IDataObject = {}, additionalFields: IDataObject = {}) 
 	...parameters,
 	additionalFields,
 });
-const billing = (parameters: IDataObject = {}, additionalFields: IDataObject = {}) => ({
+const billing = (parameters: INodeParameters = {}, additionalFields: INodeParameters = {}): INodeParameters => ({
 	resource: 'subscription',
 	operation: 'updateBilling',
 	subscriptionId: '2001',
@@ -53,7 +53,7 @@ const billing = (parameters: IDataObject = {}, additionalFields: IDataObject = {
 	...parameters,
 	additionalFields,
 });
-const acquisition = (parameters: IDataObject = {}, additionalFields: IDataObject = {}) => ({
+const acquisition = (parameters: INodeParameters = {}, additionalFields: INodeParameters = {}): INodeParameters => ({
 	resource: 'asset',
 	operation: 'recordAcquisition',
 	assetId: '1001',
@@ -62,15 +62,15 @@ const acquisition = (parameters: IDataObject = {}, additionalFields: IDataObject
 	additionalFields,
 });
 /** A financed purchase: enables payments; its required custom field 403 is given. */
-const financed = (additionalFields: IDataObject) =>
+const financed = (additionalFields: INodeParameters): INodeParameters =>
 	acquisition({ eventTypeId: '303' }, { fieldValuesJson: '{ "403": 4.5 }', ...additionalFields });
 
 interface Case {
 	title: string;
 	parameters: INode['parameters'];
 	/** `$json.v` of item 0 (accepted) and item 1 (refused). */
-	good: unknown;
-	bad: unknown;
+	good: IDataObject[string];
+	bad: IDataObject[string];
 	message: string;
 	parameter: string;
 	apiField?: string;

@@ -110,7 +110,7 @@ function safeJson(value: unknown): string {
 	if (value instanceof Error) return `${value.name}: ${value.message} ${safeJson({ ...value })} ${value.stack ?? ''}`;
 	try {
 		return JSON.stringify(value, (_key, inner: unknown) =>
-			inner instanceof Error ? { name: inner.name, message: inner.message, stack: inner.stack, ...inner } : inner,
+			inner instanceof Error ? { ...inner, name: inner.name, message: inner.message, stack: inner.stack } : inner,
 		);
 	} catch {
 		return String(value);

@@ -1,0 +1,270 @@
+/**
+ * Hostile answers from whatever sits at the credential's Base URL (a proxy, a wrong service, a
+ * broken deployment): a tiny node:http server on 127.0.0.1 answers per asset ID. Each must end in a
+ * clear error on the item, never a crash, and never show the API token, even when the server echoes
+ * it back.
+ */
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { IRun } from 'n8n-workflow';
+
+import { inventoryWorkflow, nodeOutput, runWorkflow } from '../../tools/n8n/engine';
+import { captureOutput, occurrences, serializeRun, TOKEN, type Capture } from './helpers';
+
+const HUGE = 20 * 1024 * 1024;
+
+interface Answer {
+	status: number;
+	type?: string;
+	body: string | Buffer;
+}
+
+/** What the server received, per request (cleared before each test), and every Authorization header it saw. */
+const received: { path: string; authorization: string | undefined; key: string | undefined }[] = [];
+const authorizations: string[] = [];
+
+function echo(req: IncomingMessage): string {
+	return `${req.method} ${req.url}\nAuthorization: ${req.headers.authorization}\nIdempotency-Key: ${req.headers['idempotency-key']}`;
+}
+
+const answers: Record<number, (req: IncomingMessage) => Answer> = {
+	1: () => ({ status: 200, type: 'text/plain', body: 'OK' }),
+	2: () => ({ status: 201, type: 'application/json', body: '{"data": {"asset_id": 2,' }),
+	3: () => ({
+		status: 502,
+		type: 'text/html',
+		body: '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx/1.25.3</center>\r\n</body>\r\n</html>\r\n',
+	}),
+	4: () => ({ status: 201, type: 'application/json', body: '' }),
+	5: () => ({ status: 200, type: 'application/json', body: '{}' }),
+	6: () => ({ status: 200, type: 'application/json', body: '{"result": {"asset_id": 6}}' }),
+	7: () => ({ status: 201, type: 'application/json', body: '{"data": [1, 2, 3]}' }),
+	8: () => ({ status: 200, type: 'application/json', body: 'null' }),
+	9: () => ({ status: 200, type: 'text/html', body: Buffer.alloc(HUGE, 'A') }),
+	10: () => ({ status: 500, type: 'application/json', body: `{"message": "Internal error", "trace": "${'x'.repeat(HUGE)}"}` }),
+	// A debugging proxy that echoes the request, token included, in its error page and messages.
+	11: (req) => ({ status: 502, type: 'text/html', body: `<html><body><h1>Upstream error</h1><pre>${echo(req)}</pre></body></html>` }),
+	12: (req) => ({ status: 200, type: 'text/plain', body: `Unexpected request:\n${echo(req)}` }),
+	13: (req) => ({ status: 400, type: 'application/json', body: JSON.stringify({ message: `Bad request: ${echo(req)}` }) }),
+	14: (req) => ({
+		status: 422,
+		type: 'application/json',
+		body: JSON.stringify({ message: 'Invalid input', errors: { name: [`rejected for ${req.headers.authorization}`] } }),
+	}),
+	15: (req) => ({ status: 409, type: 'application/json', body: JSON.stringify({ message: `Conflict for ${req.headers.authorization}` }) }),
+	16: (req) => ({ status: 401, type: 'application/json', body: JSON.stringify({ message: `Token ${req.headers.authorization} is unknown` }) }),
+};
+
+let server: Server;
+let baseUrl: string;
+let capture: Capture;
+const runs: IRun[] = [];
+
+beforeAll(async () => {
+	capture = captureOutput();
+	server = createServer((req, res) => {
+		req.resume();
+		req.on('end', () => {
+			received.push({ path: req.url ?? '', authorization: req.headers.authorization, key: req.headers['idempotency-key'] as string });
+			authorizations.push(req.headers.authorization ?? '');
+			const id = Number(/^\/api\/v1\/assets\/(\d+)\/todos$/.exec(req.url ?? '')?.[1]);
+			const answer = answers[id]?.(req) ?? { status: 404, type: 'text/plain', body: 'no such test' };
+			res.writeHead(answer.status, { 'Content-Type': answer.type ?? 'application/json' });
+			res.end(answer.body);
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+	await new Promise<void>((resolve) => server.close(() => resolve()));
+	capture.stop();
+});
+beforeEach(() => {
+	received.length = 0;
+});
+
+async function run(assetId: number, options: Record<string, unknown> = {}, node = {}): Promise<IRun> {
+	const result = await runWorkflow(
+		inventoryWorkflow([{ assetId }], {
+			resource: 'asset',
+			operation: 'createTodo',
+			assetId: '={{ $json.assetId }}',
+			name: 'Tag and label',
+			options: { maxRetries: 1, retryDelay: 1, timeout: 20_000, ...options },
+		}, { node }),
+		{ credentials: { baseUrl, apiToken: TOKEN } },
+	);
+	runs.push(result);
+	return result;
+}
+
+function failure(result: IRun): { message?: string; description?: string | null; httpCode?: string | null } {
+	expect(result.status).toBe('error');
+	const { message, description, httpCode } = result.data.resultData.error as {
+		message?: string;
+		description?: string | null;
+		httpCode?: string | null;
+	};
+	return { message, description, httpCode };
+}
+
+const BASE_URL_HINT = 'Check the Base URL of the credential: it must point at the Inventory service. Response began with:';
+const noData = (status: number) => `The Inventory API answered ${status} without the expected JSON "data" object`;
+
+describe('a success status without the JSON "data" object', () => {
+	test.each([
+		[1, 'a plain-text 200', 200, 'OK'],
+		[2, 'a 201 with cut-off JSON', 201, '{"data": {"asset_id": 2,'],
+		[4, 'a 201 with an empty body', 201, '(empty body)'],
+		[5, 'a 200 with {}', 200, '{}'],
+		[6, 'a 200 without "data"', 200, '{"result":{"asset_id":6}}'],
+		[7, 'a 201 whose "data" is a list', 201, '{"data":[1,2,3]}'],
+		[8, 'a 200 with JSON null', 200, 'null'],
+	])('asset %i: %s', async (assetId, _title, status, began) => {
+		const result = await run(assetId);
+		expect(failure(result)).toEqual({
+			message: noData(status),
+			description: `${BASE_URL_HINT} ${began}`,
+			httpCode: String(status),
+		});
+		// Not retried: the answer is final, and the item was sent once with its key.
+		expect(received.map((r) => r.path)).toEqual([`/api/v1/assets/${assetId}/todos`]);
+	});
+
+	test('asset 9: a 20 MB HTML body is cut to a short excerpt', async () => {
+		const result = await run(9);
+		expect(failure(result)).toEqual({
+			message: noData(200),
+			description: `${BASE_URL_HINT} ${'A'.repeat(300)}… (${HUGE.toLocaleString('en-US').replace(/,/g, '')} characters)`,
+			httpCode: '200',
+		});
+		expect(serializeRun(result).length).toBeLessThan(100_000);
+	});
+});
+
+describe('server errors, retried, then a clear error', () => {
+	test("asset 3: a proxy's HTML 502 page", async () => {
+		const result = await run(3);
+		expect(failure(result)).toEqual({
+			message: 'The Inventory API failed (502) after 1 retry',
+			description:
+				'<html> <head><title>502 Bad Gateway</title></head> <body> <center><h1>502 Bad Gateway</h1></center> <hr><center>nginx/1.25.3</center> </body> </html>',
+			httpCode: '502',
+		});
+		// Both attempts carried the same Idempotency-Key.
+		expect(received).toHaveLength(2);
+		expect(new Set(received.map((r) => r.key)).size).toBe(1);
+	});
+
+	test('asset 10: a 20 MB JSON 500 uses its message', async () => {
+		const result = await run(10, { maxRetries: 0 });
+		expect(failure(result)).toEqual({
+			message: 'The Inventory API failed (500) after 0 retries',
+			description: 'Internal error',
+			httpCode: '500',
+		});
+		expect(serializeRun(result).length).toBeLessThan(100_000);
+	});
+});
+
+describe('answers that echo the token back', () => {
+	test('asset 11: an HTML 502 page showing the Authorization header', async () => {
+		const result = await run(11);
+		const { message, description } = failure(result);
+		expect(message).toBe('The Inventory API failed (502) after 1 retry');
+		expect(description).toMatch(/^<html><body><h1>Upstream error<\/h1><pre>POST \/api\/v1\/assets\/11\/todos Authorization: Bearer \[redacted\] Idempotency-Key: [0-9a-f-]{36}<\/pre><\/body><\/html>$/);
+		// The server did receive the token: it is the answer that must not show it.
+		expect(received[0].authorization).toBe(`Bearer ${TOKEN}`);
+	});
+
+	test('asset 12: a plain-text 200 showing the Authorization header', async () => {
+		const { message, description } = failure(await run(12));
+		expect(message).toBe(noData(200));
+		expect(description).toMatch(/^Check the Base URL of the credential: it must point at the Inventory service\. Response began with: Unexpected request: POST \/api\/v1\/assets\/12\/todos Authorization: Bearer \[redacted\] Idempotency-Key: [0-9a-f-]{36}$/);
+	});
+
+	test('asset 13: a 400 whose message holds the token', async () => {
+		const { message, description } = failure(await run(13));
+		expect(message).toMatch(/^The Inventory API answered 400: Bad request: POST \/api\/v1\/assets\/13\/todos\nAuthorization: Bearer \[redacted\]\nIdempotency-Key: [0-9a-f-]{36}$/);
+		expect(description).toMatch(/^\{"message":"Bad request: POST \/api\/v1\/assets\/13\/todos\\nAuthorization: Bearer \[redacted\]\\nIdempotency-Key: [0-9a-f-]{36}"\}$/);
+	});
+
+	test('asset 14: a 422 whose field errors hold the token', async () => {
+		expect(failure(await run(14))).toEqual({
+			message: 'The Inventory API rejected the input (422): Invalid input',
+			description: 'Fields with problems: name: rejected for Bearer [redacted]',
+			httpCode: '422',
+		});
+	});
+
+	test('asset 15: a 409 whose message holds the token', async () => {
+		expect(failure(await run(15))).toEqual({
+			message: 'The Inventory API refused the change (409): Conflict for Bearer [redacted]',
+			description: 'The record changed or is in a state that does not allow this action. Refresh the record and try again.',
+			httpCode: '409',
+		});
+	});
+
+	test('asset 16: a 401 whose message holds the token', async () => {
+		expect(failure(await run(16))).toEqual({
+			message:
+				'The Inventory API rejected the API token (401): it is missing, expired, revoked or not a customer API token',
+			description: 'Open the "Inventory API" credential of this node and enter a valid customer API token of your organization.',
+			httpCode: '401',
+		});
+	});
+});
+
+test('with "On Error: Continue", every hostile answer becomes an error item and the run ends', async () => {
+	const assetIds = Object.keys(answers).map(Number);
+	const result = await runWorkflow(
+		inventoryWorkflow(
+			assetIds.map((assetId) => ({ assetId })),
+			{
+				resource: 'asset',
+				operation: 'createTodo',
+				assetId: '={{ $json.assetId }}',
+				name: 'Tag and label',
+				options: { maxRetries: 1, retryDelay: 1, concurrency: 4 },
+			},
+			{ node: { onError: 'continueRegularOutput' } },
+		),
+		{ credentials: { baseUrl, apiToken: TOKEN } },
+	);
+	runs.push(result);
+	expect(result.status).toBe('success');
+	const output = nodeOutput(result, 'Inventory');
+	expect(output.map((item) => item.pairedItem)).toEqual(assetIds.map((_, item) => ({ item })));
+	const key = '[0-9a-f-]{36}';
+	const expected: Record<number, RegExp> = {
+		1: /^The Inventory API answered 200 without the expected JSON "data" object$/,
+		2: /^The Inventory API answered 201 without the expected JSON "data" object$/,
+		3: /^The Inventory API failed \(502\) after 1 retry$/,
+		4: /^The Inventory API answered 201 without the expected JSON "data" object$/,
+		5: /^The Inventory API answered 200 without the expected JSON "data" object$/,
+		6: /^The Inventory API answered 200 without the expected JSON "data" object$/,
+		7: /^The Inventory API answered 201 without the expected JSON "data" object$/,
+		8: /^The Inventory API answered 200 without the expected JSON "data" object$/,
+		9: /^The Inventory API answered 200 without the expected JSON "data" object$/,
+		10: /^The Inventory API failed \(500\) after 1 retry$/,
+		11: /^The Inventory API failed \(502\) after 1 retry$/,
+		12: /^The Inventory API answered 200 without the expected JSON "data" object$/,
+		13: new RegExp(`^The Inventory API answered 400: Bad request: POST /api/v1/assets/13/todos\nAuthorization: Bearer \\[redacted\\]\nIdempotency-Key: ${key}$`),
+		14: /^The Inventory API rejected the input \(422\): Invalid input$/,
+		15: /^The Inventory API refused the change \(409\): Conflict for Bearer \[redacted\]$/,
+		16: /^The Inventory API rejected the API token \(401\): it is missing, expired, revoked or not a customer API token$/,
+	};
+	output.forEach((item, index) => expect(String(item.json.error)).toMatch(expected[assetIds[index]]));
+	expect(output.map((item) => (item.json.details as { itemIndex: number }).itemIndex)).toEqual(assetIds.map((_, i) => i));
+});
+
+test('the API token appears nowhere in the run data, messages, descriptions, logs or console output', () => {
+	expect(runs.length).toBeGreaterThanOrEqual(Object.keys(answers).length + 1);
+	for (const text of [...runs.map(serializeRun), capture.lines.join('\n')]) {
+		expect(occurrences(text, TOKEN)).toEqual([]);
+	}
+	// The search itself works: the server saw the token in every request.
+	expect(authorizations.length).toBeGreaterThan(runs.length);
+	expect(new Set(authorizations)).toEqual(new Set([`Bearer ${TOKEN}`]));
+});
