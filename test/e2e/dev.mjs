@@ -7,30 +7,17 @@
 // Options (environment): N8N_PORT (default 5678, or a free port when taken), SANDBOX_PORT (default
 // 8080, or a free port when taken), E2E_DEV_FOLDER (default test/e2e/.work/dev: the n8n user
 // folder, kept between runs).
-import net from 'node:net';
 import path from 'node:path';
 
 import { ensureHost } from './lib/host.mjs';
 import { N8nInstance, OWNER } from './lib/n8n.mjs';
 import { buildPackage, installIntoNodesFolder, packPackage } from './lib/pkg.mjs';
 import { API_TOKEN, ADMIN_TOKEN, Sandbox, buildSandbox } from './lib/sandbox.mjs';
-import { Steps, WORK_DIR, freePort, installCleanupHandlers, log, sleep } from './lib/util.mjs';
+import { Steps, WORK_DIR, installCleanupHandlers, log, pickPort, sleep } from './lib/util.mjs';
 import * as W from './lib/workflows.mjs';
 
 installCleanupHandlers();
 const steps = new Steps();
-
-function portFree(port) {
-	return new Promise((resolve) => {
-		const srv = net.createServer();
-		srv.once('error', () => resolve(false));
-		srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
-	});
-}
-
-async function pickPort(wanted) {
-	return (await portFree(wanted)) ? wanted : await freePort();
-}
 
 const host = await steps.run('n8n host: install or reuse', () => ensureHost());
 const pack = await steps.run('package: build and pack', async () => {

@@ -12,6 +12,7 @@
 // Exits non-zero on any failure; prints the duration of each step.
 //
 // Environment: E2E_SKIP_BROWSER=1 skips step 5; E2E_KEEP=1 keeps the run's user folder;
+// E2E_UPDATE_SCREENSHOTS=1 writes the editor screenshots into docs/screenshots (else test/e2e/.work);
 // E2E_ONLY=<text>[,<text>] runs only the checks whose names contain one of them;
 // E2E_INSTALL_MODE=npm installs the tarball with a plain `npm i <tgz>` instead of n8n's way.
 import fs from 'node:fs';
@@ -32,13 +33,16 @@ import {
 	fmtMs,
 	installCleanupHandlers,
 	log,
+	pickPort,
 } from './lib/util.mjs';
 import * as W from './lib/workflows.mjs';
 
 installCleanupHandlers();
 const steps = new Steps();
 const started = Date.now();
-const SCREENSHOT_DIR = path.join(REPO_DIR, 'docs', 'screenshots');
+// docs/screenshots (committed, shown in the README) only when asked: `npm run e2e:screenshots`.
+const UPDATE_SCREENSHOTS = process.env.E2E_UPDATE_SCREENSHOTS === '1';
+const SCREENSHOT_DIR = UPDATE_SCREENSHOTS ? path.join(REPO_DIR, 'docs', 'screenshots') : path.join(WORK_DIR, 'screenshots');
 
 let n8n;
 let sandbox;
@@ -112,7 +116,9 @@ async function main() {
 
 	await steps.run('sandbox: build and start', async () => {
 		await buildSandbox();
-		sandbox = await new Sandbox().start({ logFile: path.join(WORK_DIR, 'sandbox.log') });
+		// For the docs' credential screenshot, the sandbox's usual port when it is free.
+		const port = UPDATE_SCREENSHOTS ? await pickPort(8080) : undefined;
+		sandbox = await new Sandbox().start({ port, logFile: path.join(WORK_DIR, 'sandbox.log') });
 		log(`sandbox on ${sandbox.baseUrl}`);
 	});
 
@@ -260,9 +266,9 @@ async function main() {
 		const retryExec = await api.waitForExecution(retry.id);
 		assertEqual(retryExec.status, 'success', `status of the retry ${retry.id}`);
 		assertEqual(String(retryExec.retryOf), execId, 'retryOf of the retry');
-		assertEqual(retryExec.customData?.inventoryRootExecutionId, execId, 'the retry inherited the custom data');
 		state = await sandbox.state();
 		assertEqual(state.todos.map((t) => t.asset_id), [1010, 1011, 1012], 'to-dos after the retry: items 1 and 2 not created again');
+		assertEqual(retryExec.customData?.inventoryRootExecutionId, execId, 'the retry inherited the custom data');
 		const reqs = await requestsSince(seq);
 		assertEqual(reqs.map((r) => [r.key, r.replayed]), [[originalKeys[0], true], [originalKeys[1], true], [reqs[2]?.key, false]], 'the retry resent items 1 and 2 with their keys (replays)');
 		const data = await unflatten(retryExec.data);
@@ -326,6 +332,7 @@ async function main() {
 				await assertTextsVisible(page, '[data-test-id="editCredential-modal"]', ['Base URL', 'API Token'], 'credential "Inventory sandbox"');
 				await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'credential.png') });
 			} catch (e) {
+				fs.mkdirSync(WORK_DIR, { recursive: true });
 				await page.screenshot({ path: path.join(WORK_DIR, 'editor-failure.png') }).catch(() => {});
 				throw new Error(`${e.message}\n(screenshot of the failure: ${path.join(WORK_DIR, 'editor-failure.png')})`);
 			} finally {

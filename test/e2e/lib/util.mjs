@@ -92,6 +92,20 @@ export async function freePort() {
 	throw new Error('could not find a free TCP port on 127.0.0.1');
 }
 
+/** `wanted` when it is free on 127.0.0.1, else a free port. */
+export async function pickPort(wanted) {
+	const free = await new Promise((resolve) => {
+		const srv = net.createServer();
+		srv.once('error', () => resolve(false));
+		srv.listen(wanted, '127.0.0.1', () => srv.close(() => resolve(true)));
+	});
+	if (free && !handedOut.has(wanted)) {
+		handedOut.add(wanted);
+		return wanted;
+	}
+	return await freePort();
+}
+
 /** Polls fn until it returns a truthy value; throws `what` with the last error after timeoutMs. */
 export async function waitFor(what, fn, { timeoutMs = 60_000, intervalMs = 250 } = {}) {
 	const deadline = Date.now() + timeoutMs;
