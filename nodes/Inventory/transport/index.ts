@@ -294,13 +294,11 @@ export async function sendInventoryRequest(
 		const canRetry = retries < policy.maxRetries;
 		let response: IN8nHttpFullResponse;
 		try {
-			// The credential is read once per node run (router); setting its header here, as its
-			// `authenticate` property describes, spares n8n a credential load and an expression
-			// evaluation on every request and retry.
-			response = (await this.helpers.httpRequest({
-				...options,
-				headers: { ...options.headers, Authorization: `Bearer ${connection.token}` },
-			})) as IN8nHttpFullResponse;
+			response = (await this.helpers.httpRequestWithAuthentication.call(
+				this,
+				CREDENTIAL_TYPE,
+				{ ...options, headers: { ...options.headers } },
+			)) as IN8nHttpFullResponse;
 		} catch (error) {
 			const failure = networkFailure(error);
 			if (failure.retryable && canRetry) {
