@@ -227,6 +227,9 @@ describe('with "On Error: Continue", one bad item among good ones', () => {
 
 test('the API token appears in no run data, log line, console output or sandbox log entry of these runs', () => {
 	expect(runs.length).toBeGreaterThanOrEqual(cases.length + 3);
+	// The capture works: it holds the engine's debug log and n8n's error reports of these runs.
+	expect(capture.lines.some((line) => line.startsWith('debug Running node "Inventory" finished with error'))).toBe(true);
+	expect(capture.lines.some((line) => line.startsWith('error Name must be at most 255 characters'))).toBe(true);
 	for (const text of [...runs.map(serializeRun), capture.lines.join('\n'), JSON.stringify(sandboxLog)]) {
 		expect(occurrences(text, TOKEN)).toEqual([]);
 	}

@@ -196,6 +196,7 @@ function expectNoToken(runs: IRun[]): void {
 		JSON.stringify(sandbox.requests()),
 	];
 	for (const text of texts) expect(occurrences(text, TOKEN)).toEqual([]);
+	expect(capture.lines.some((line) => line.startsWith('debug Running node'))).toBe(true);
 }
 
 /** Every check of "exactly once" that the sandbox's inspection and the node's output allow. */

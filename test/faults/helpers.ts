@@ -56,8 +56,9 @@ export interface Capture {
 }
 
 /**
- * Captures n8n's loggers (LoggerProxy, used by the engine; Container's Logger, the node's
- * `this.logger`) at debug level, console output and raw stdout/stderr writes.
+ * Captures n8n's loggers (LoggerProxy, used by the engine; Container's Logger, used by n8n-core's
+ * error reporter and a node's `this.logger`) at debug level, console output and raw stdout/stderr
+ * writes. The loggers stay captured for the rest of the test file.
  */
 export function captureOutput(): Capture {
 	const lines: string[] = [];
@@ -73,10 +74,9 @@ export function captureOutput(): Capture {
 			return logger;
 		},
 	};
-	LoggerProxy.init(logger as unknown as WorkflowLogger);
-	const hadLogger = Container.has(Logger);
-	const previousLogger = hadLogger ? Container.get(Logger) : undefined;
+	// Set in this order: resolving n8n's Logger would construct one, which takes over LoggerProxy.
 	Container.set(Logger, logger as unknown as Logger);
+	LoggerProxy.init(logger as unknown as WorkflowLogger);
 
 	const consoleSpies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((method) =>
 		jest.spyOn(console, method).mockImplementation((...args: unknown[]) => {
@@ -100,7 +100,6 @@ export function captureOutput(): Capture {
 			consoleSpies.forEach((spy) => spy.mockRestore());
 			process.stdout.write = stdout;
 			process.stderr.write = stderr;
-			if (previousLogger) Container.set(Logger, previousLogger);
 		},
 	};
 }
