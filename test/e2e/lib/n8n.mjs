@@ -7,6 +7,7 @@ import path from 'node:path';
 import { N8N_BIN, NODE24 } from './host.mjs';
 import {
 	WORK_DIR,
+	cleanEnv,
 	fmtMs,
 	freePort,
 	mustRun,
@@ -55,7 +56,7 @@ export class N8nInstance {
 
 	env(extra = {}) {
 		const env = {
-			...process.env,
+			...cleanEnv(),
 			PATH: `${path.dirname(NODE24)}:${process.env.PATH ?? ''}`,
 			N8N_USER_FOLDER: this.userFolder,
 			N8N_LISTEN_ADDRESS: '127.0.0.1',

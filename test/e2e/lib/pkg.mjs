@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { REPO_DIR, WORK_DIR, mustRun } from './util.mjs';
+import { REPO_DIR, WORK_DIR, cleanEnv, mustRun } from './util.mjs';
 
 export const PACKAGE_NAME = JSON.parse(fs.readFileSync(path.join(REPO_DIR, 'package.json'), 'utf8')).name;
 
@@ -44,7 +44,7 @@ export async function installIntoNodesFolder(tgz, nodesDir, { mode = process.env
 		: { name: 'installed-nodes', private: true, dependencies: {} };
 	if (mode === 'npm') {
 		fs.writeFileSync(pkgJsonPath, JSON.stringify(nodesPkg, null, 2));
-		await mustRun('npm', ['install', tgz, '--no-audit', '--no-fund'], { cwd: nodesDir, timeoutMs: 10 * 60_000 });
+		await mustRun('npm', ['install', tgz, '--no-audit', '--no-fund'], { cwd: nodesDir, env: cleanEnv(), timeoutMs: 10 * 60_000 });
 		return path.join(nodesDir, 'node_modules', PACKAGE_NAME);
 	}
 	const pkgDir = path.join(nodesDir, 'node_modules', PACKAGE_NAME);
@@ -58,7 +58,7 @@ export async function installIntoNodesFolder(tgz, nodesDir, { mode = process.env
 	await mustRun(
 		'npm',
 		['install', '--audit=false', '--fund=false', '--bin-links=false', '--install-strategy=shallow', '--ignore-scripts=true', '--package-lock=false'],
-		{ cwd: pkgDir, timeoutMs: 10 * 60_000 },
+		{ cwd: pkgDir, env: cleanEnv(), timeoutMs: 10 * 60_000 },
 	);
 	nodesPkg.dependencies = { ...(nodesPkg.dependencies ?? {}), [PACKAGE_NAME]: pj.version };
 	fs.writeFileSync(pkgJsonPath, JSON.stringify(nodesPkg, null, 2));

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { REPO_DIR, WORK_DIR, freePort, mustRun, spawnService, stopService, tail, waitFor } from './util.mjs';
+import { REPO_DIR, WORK_DIR, cleanEnv, freePort, mustRun, spawnService, stopService, tail, waitFor } from './util.mjs';
 
 export const ADMIN_TOKEN = 'e2e-sandbox-admin';
 export const API_TOKEN = 'inv_demo_full_access';
@@ -20,7 +20,7 @@ export class Sandbox {
 		if (!fs.existsSync(cli)) throw new Error(`${cli} missing: build the sandbox first (npm run build:sandbox)`);
 		logFile = logFile ?? path.join(WORK_DIR, `sandbox-${process.pid}.log`);
 		this.service = spawnService('sandbox', process.execPath, [cli, '--port', String(this.port), '--admin-token', ADMIN_TOKEN, '--quiet'], {
-			env: process.env,
+			env: cleanEnv(),
 			cwd: REPO_DIR,
 			logFile,
 		});

@@ -191,6 +191,20 @@ export function installCleanupHandlers() {
 	}
 }
 
+/**
+ * The environment without what `npm run` adds (npm_config_*, npm_package_*, npm_lifecycle_*...):
+ * under `npm run test:e2e`, the repo's .npmrc (ignore-scripts=true) would otherwise reach every
+ * npm command the e2e runs elsewhere, e.g. the host's `npm rebuild`, which would then build nothing.
+ */
+export function cleanEnv(base = process.env) {
+	const env = {};
+	for (const [k, v] of Object.entries(base)) {
+		if (/^npm_/i.test(k) || k === 'INIT_CWD' || k === 'NODE') continue;
+		env[k] = v;
+	}
+	return env;
+}
+
 /** Runs a command to completion; resolves {code, stdout, stderr}; rejects on timeout. */
 export function runCommand(cmd, args, { env, cwd, timeoutMs = 600_000, input, echo = false } = {}) {
 	return new Promise((resolve, reject) => {
