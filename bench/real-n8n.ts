@@ -1,0 +1,193 @@
+/**
+ * `npm run bench:n8n`: the same 1,000 to-dos through n8n's own HTTP Request node (hand-built URL,
+ * JSON body and Idempotency-Key expression, the Inventory API credential as predefined credential
+ * type) and through the Inventory node, in one execution of one workflow in the real n8n host of
+ * the end-to-end tests (test/e2e/.host, `n8n execute`). Times are the nodes' own execution times
+ * from n8n's run data, so the CLI's start-up is not counted.
+ *
+ * Needs the host: `npm run e2e:host` (or any e2e run) installs it. Without it this prints a note.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { packageRoot } from '../tools/n8n/engine';
+import { startSandboxProcess, TOKEN } from './sandbox';
+
+const ITEMS = Number(process.env.BENCH_ITEMS ?? 1000);
+const LATENCIES = (process.env.BENCH_LATENCIES ?? '0,20').split(',').map(Number);
+const E2E_LIB = join(packageRoot(), 'test', 'e2e', 'lib');
+const WORKFLOW_ID = 'benchHttpVsInventory';
+const CREDENTIAL = { id: 'benchInventoryCred', name: 'Inventory sandbox (bench)' };
+
+// The e2e helpers are ES modules; a real dynamic import (not transpiled to require).
+const importEsm = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<Record<string, unknown>>;
+
+interface N8nInstance {
+	nodesDir: string;
+	userFolder: string;
+	importCredentials(creds: unknown): Promise<void>;
+	importWorkflow(workflow: unknown): Promise<void>;
+	execute(id: string): Promise<{ code: number; json: RunJson | null; stdout: string; stderr: string }>;
+}
+
+interface RunJson {
+	data: {
+		resultData: {
+			error?: { message?: string };
+			runData: Record<string, { executionTime: number; data?: { main?: unknown[][] } }[]>;
+		};
+	};
+}
+
+const TRIGGER = 'When clicking ‘Execute workflow’';
+const branches = [
+	{ name: 'HTTP Request (one at a time)', kind: 'http', batchSize: 1, pair: 'Inventory (concurrency 1)' },
+	{ name: 'Inventory (concurrency 1)', kind: 'inventory', concurrency: 1 },
+	{ name: 'HTTP Request (all at once)', kind: 'http', pair: 'Inventory (concurrency 10)' },
+	{ name: 'Inventory (concurrency 10)', kind: 'inventory', concurrency: 10 },
+] as const;
+
+function workflow(baseUrl: string) {
+	const items = Array.from({ length: ITEMS }, (_, i) => ({ json: { assetId: 1001 + (i % 20), task: `Tag and label #${i}` } }));
+	const nodes: Record<string, unknown>[] = [
+		{ id: 'trigger', name: TRIGGER, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+		{
+			id: 'intake',
+			name: 'Intake',
+			type: 'n8n-nodes-base.code',
+			typeVersion: 2,
+			position: [220, 0],
+			parameters: { jsCode: `return ${JSON.stringify(items)};` },
+		},
+	];
+	branches.forEach((branch, index) => {
+		const position = [460, index * 200];
+		if (branch.kind === 'http') {
+			// What a user builds by hand: URL, JSON body and a UUID-shaped key per execution, node and item.
+			const prefix = `0000000${index}`;
+			nodes.push({
+				id: `http-${index}`,
+				name: branch.name,
+				type: 'n8n-nodes-base.httpRequest',
+				typeVersion: 4.2,
+				position,
+				parameters: {
+					method: 'POST',
+					url: `=${baseUrl}/api/v1/assets/{{ $json.assetId }}/todos`,
+					authentication: 'predefinedCredentialType',
+					nodeCredentialType: 'inventoryApi',
+					sendHeaders: true,
+					headerParameters: {
+						parameters: [
+							{ name: 'Accept', value: 'application/json' },
+							{
+								name: 'Idempotency-Key',
+								value: `={{ '${prefix}-0000-4000-8000-' + String($execution.id).padStart(4, '0').slice(-4) + String($itemIndex).padStart(8, '0') }}`,
+							},
+						],
+					},
+					sendBody: true,
+					specifyBody: 'json',
+					jsonBody: '={{ JSON.stringify({ name: $json.task }) }}',
+					options: 'batchSize' in branch ? { batching: { batch: { batchSize: branch.batchSize, batchInterval: 0 } } } : {},
+				},
+				credentials: { inventoryApi: CREDENTIAL },
+			});
+		} else {
+			nodes.push({
+				id: `inventory-${index}`,
+				name: branch.name,
+				type: 'n8n-nodes-inventory.inventory',
+				typeVersion: 1,
+				position,
+				parameters: {
+					resource: 'asset',
+					operation: 'createTodo',
+					assetId: '={{ $json.assetId }}',
+					name: '={{ $json.task }}',
+					options: { concurrency: branch.concurrency },
+				},
+				credentials: { inventoryApi: CREDENTIAL },
+			});
+		}
+	});
+	return {
+		id: WORKFLOW_ID,
+		name: 'Bench: HTTP Request node vs Inventory node',
+		active: false,
+		isArchived: false,
+		nodes,
+		connections: {
+			[TRIGGER]: { main: [[{ node: 'Intake', type: 'main', index: 0 }]] },
+			Intake: { main: [branches.map((b) => ({ node: b.name, type: 'main', index: 0 }))] },
+		},
+		settings: { executionOrder: 'v1', timezone: 'UTC' },
+		pinData: {},
+		staticData: null,
+	};
+}
+
+async function main(): Promise<void> {
+	const host = (await importEsm(join(E2E_LIB, 'host.mjs'))) as { N8N_BIN: string; hostVersion(): string };
+	if (!existsSync(host.N8N_BIN)) {
+		process.stdout.write(
+			`The real n8n host is not installed (${host.N8N_BIN} is missing): run \`npm run e2e:host\` first, then \`npm run bench:n8n\`.\n`,
+		);
+		return;
+	}
+	const pkg = (await importEsm(join(E2E_LIB, 'pkg.mjs'))) as {
+		packPackage(): Promise<{ tgz: string }>;
+		installIntoNodesFolder(tgz: string, nodesDir: string): Promise<string>;
+	};
+	const n8nLib = (await importEsm(join(E2E_LIB, 'n8n.mjs'))) as { N8nInstance: new (o: { name: string }) => N8nInstance };
+
+	const sandbox = await startSandboxProcess();
+	try {
+		const n8n = new n8nLib.N8nInstance({ name: 'bench' });
+		const { tgz } = await pkg.packPackage();
+		await pkg.installIntoNodesFolder(tgz, n8n.nodesDir);
+		await n8n.importCredentials([{ ...CREDENTIAL, type: 'inventoryApi', data: { baseUrl: sandbox.baseUrl, apiToken: TOKEN } }]);
+		await n8n.importWorkflow(workflow(sandbox.baseUrl));
+
+		const lines = [
+			`n8n ${host.hostVersion()} (real host, \`n8n execute\`): ${ITEMS} to-dos per node, 4 nodes in one execution, sandbox in its own process`,
+			'',
+			'added latency  node                             ms       items/s   Inventory / HTTP Request time',
+		];
+		for (const latencyMs of LATENCIES) {
+			await sandbox.reset();
+			await sandbox.setFaults(latencyMs > 0 ? { latencyMs } : null);
+			const result = await n8n.execute(WORKFLOW_ID);
+			const resultData = result.json?.data.resultData;
+			if (result.code !== 0 || !resultData || resultData.error) {
+				throw new Error(`n8n execute failed (${result.code}): ${resultData?.error?.message ?? result.stderr.slice(-2000)}`);
+			}
+			const state = await sandbox.state();
+			if (state.todos.length !== ITEMS * branches.length || state.counters.requestsTotal !== ITEMS * branches.length) {
+				throw new Error(`expected ${ITEMS * branches.length} to-dos from as many requests, got ${state.todos.length} from ${state.counters.requestsTotal}`);
+			}
+			const ms = (name: string) => {
+				const run = resultData.runData[name]?.[0];
+				const count = run?.data?.main?.[0]?.length ?? 0;
+				if (!run || count !== ITEMS) throw new Error(`${name}: ${count} items out`);
+				return run.executionTime;
+			};
+			for (const branch of branches) {
+				const time = ms(branch.name);
+				const pair = 'pair' in branch ? branch.pair : undefined;
+				const ratio = pair ? `${pair}: ${(ms(pair) / time).toFixed(2)}` : '';
+				lines.push(
+					`${`${latencyMs} ms`.padEnd(13)}  ${branch.name.padEnd(30)}  ${String(time).padStart(7)}  ${(ITEMS / (time / 1000)).toFixed(0).padStart(10)}   ${ratio}`,
+				);
+			}
+		}
+		process.stdout.write(`${lines.join('\n')}\n`);
+	} finally {
+		sandbox.stop();
+	}
+}
+
+main().catch((error: unknown) => {
+	process.stderr.write(`bench:n8n: ${(error as Error).stack ?? String(error)}\n`);
+	process.exitCode = 1;
+});
