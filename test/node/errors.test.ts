@@ -142,6 +142,31 @@ describe('API errors become NodeApiErrors a user can act on', () => {
 		expect(sandbox.requests()).toHaveLength(1);
 	});
 
+	test('a network failure says so, how often it retried, and keeps the code in the description', async () => {
+		const { sandbox } = env;
+		const closed = await import('node:net').then(
+			({ createServer }) =>
+				new Promise<number>((resolve) => {
+					const server = createServer().listen(0, '127.0.0.1', () => {
+						const { port } = server.address() as { port: number };
+						server.close(() => resolve(port));
+					});
+				}),
+		);
+		const run = await runInventory(
+			{ ...sandbox, baseUrl: `http://127.0.0.1:${closed}` },
+			[{}],
+			{ ...createTodo, options: { maxRetries: 1, retryDelay: 1 } },
+		);
+		expect(runError(run)).toEqual({
+			message: 'Could not reach the Inventory API after 1 retry: the connection was refused',
+			description: expect.stringMatching(
+				/^Network error ECONNREFUSED\. Check the Base URL of the credential \(http:\/\/127\.0\.0\.1:\d+\)/,
+			),
+			httpCode: null,
+		});
+	});
+
 	test('401, 403, 404, 409 and 422 are never retried', async () => {
 		const { sandbox } = env;
 		await runInventory(sandbox, [{}], createTodo, { token: 'inv_demo_revoked' });

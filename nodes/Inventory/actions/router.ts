@@ -13,6 +13,7 @@ import {
 	DEFAULT_RETRY_POLICY,
 	RateLimitGate,
 	sendInventoryRequest,
+	type InventoryConnection,
 	type RetryPolicy,
 } from '../transport';
 import * as asset from './asset/Asset.resource';
@@ -75,9 +76,16 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	if (items.length === 0) return [[]];
 
 	const credentials = await this.getCredentials<{ baseUrl?: string; apiToken?: string }>(CREDENTIAL_TYPE);
-	const connection = {
+	const nodeCredential = this.getNode().credentials?.[CREDENTIAL_TYPE];
+	const connection: InventoryConnection = {
 		baseUrl: String(credentials.baseUrl ?? '').trim().replace(/\/+$/, ''),
 		token: String(credentials.apiToken ?? ''),
+		credential: {
+			id: nodeCredential?.id ?? '',
+			name: nodeCredential?.name ?? '',
+			type: CREDENTIAL_TYPE,
+			data: credentials,
+		},
 	};
 	if (!/^https?:\/\/[^/]/i.test(connection.baseUrl)) {
 		throw new NodeOperationError(this.getNode(), 'The Base URL of the Inventory API credential must start with http:// or https://', {

@@ -1,4 +1,5 @@
 import type {
+	ICredentialsDecrypted,
 	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestMethods,
@@ -22,6 +23,13 @@ export interface InventoryRequest {
 	permission: string;
 	/** The record in the path, named in 404 messages, e.g. `Asset 12`. */
 	record: string;
+}
+
+/** The credential of a node run, read once. */
+export interface InventoryConnection {
+	baseUrl: string;
+	token: string;
+	credential: ICredentialsDecrypted;
 }
 
 export interface RetryPolicy {
@@ -83,6 +91,20 @@ interface NetworkFailure {
 	code: string;
 	retryable: boolean;
 }
+
+/** Words for the codes, kept out of the message: n8n replaces a message naming a code with its own. */
+const NETWORK_FAILURE_WORDS: Record<string, string> = {
+	ECONNRESET: 'the connection was reset',
+	ECONNREFUSED: 'the connection was refused',
+	ECONNABORTED: 'no answer came within the timeout',
+	ETIMEDOUT: 'no answer came within the timeout',
+	ESOCKETTIMEDOUT: 'no answer came within the timeout',
+	EPIPE: 'the connection was closed while sending',
+	EAI_AGAIN: 'the host name could not be resolved for now',
+	ENOTFOUND: 'the host name does not exist',
+	ENETUNREACH: 'the network is unreachable',
+	EHOSTUNREACH: 'the host is unreachable',
+};
 
 function networkFailure(error: unknown): NetworkFailure {
 	const candidates: unknown[] = [];
@@ -270,7 +292,7 @@ function isSuccess(statusCode: number): boolean {
 export async function sendInventoryRequest(
 	this: IExecuteFunctions,
 	request: InventoryRequest,
-	connection: { baseUrl: string; token: string },
+	connection: InventoryConnection,
 	policy: RetryPolicy,
 	gate: RateLimitGate,
 ): Promise<IDataObject> {
@@ -298,6 +320,9 @@ export async function sendInventoryRequest(
 				this,
 				CREDENTIAL_TYPE,
 				{ ...options, headers: { ...options.headers } },
+				// n8n still authenticates the request from the credential type; handing it the credential
+				// read once per run spares a credential load (a database read and decryption) per request.
+				{ credentialsDecrypted: connection.credential },
 			)) as IN8nHttpFullResponse;
 		} catch (error) {
 			const failure = networkFailure(error);
@@ -305,15 +330,16 @@ export async function sendInventoryRequest(
 				await sleep(backoffDelay(policy, retries));
 				continue;
 			}
+			const what = NETWORK_FAILURE_WORDS[failure.code] ?? 'the request failed';
 			const message = failure.retryable
-				? `Could not reach the Inventory API (${failure.code}) after ${retriesText(retries)}`
-				: `The request to the Inventory API failed (${failure.code})`;
+				? `Could not reach the Inventory API after ${retriesText(retries)}: ${what}`
+				: `The request to the Inventory API failed: ${what}`;
 			throw new NodeApiError(
 				this.getNode(),
-				{ code: failure.code, message },
+				{ networkCode: failure.code, message },
 				{
 					message,
-					description: `Check the Base URL of the credential (${redact(connection.baseUrl, connection.token)}) and the network between n8n and the service. The same Idempotency-Key (${request.idempotencyKey}) is safe to retry.`,
+					description: `Network error ${failure.code}. Check the Base URL of the credential (${redact(connection.baseUrl, connection.token)}) and the network between n8n and the service. The same Idempotency-Key (${request.idempotencyKey}) is safe to retry.`,
 					itemIndex: request.itemIndex,
 				},
 			);
