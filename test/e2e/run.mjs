@@ -12,6 +12,7 @@
 // Exits non-zero on any failure; prints the duration of each step.
 //
 // Environment: E2E_SKIP_BROWSER=1 skips step 5; E2E_KEEP=1 keeps the run's user folder;
+// E2E_HOST=n8n1 runs steps 1-3 on n8n 1.123.81 with Node 20 instead (compatibility);
 // E2E_UPDATE_SCREENSHOTS=1 writes the editor screenshots into docs/screenshots (else test/e2e/.work);
 // E2E_ONLY=<text>[,<text>] runs only the checks whose names contain one of them;
 // E2E_INSTALL_MODE=npm installs the tarball with a plain `npm i <tgz>` instead of n8n's way.
@@ -20,7 +21,7 @@ import path from 'node:path';
 
 import { ensureChromium, launchBrowser } from './lib/browser.mjs';
 import { assertTextsVisible, closeNode, openNode, openWorkflow, signIn } from './lib/editor.mjs';
-import { ensureHost } from './lib/host.mjs';
+import { HOST_DIR, HOST_FLAVOR, ensureHost } from './lib/host.mjs';
 import { N8nInstance, OWNER, unflatten } from './lib/n8n.mjs';
 import { PACKAGE_NAME, buildPackage, installIntoNodesFolder, packPackage } from './lib/pkg.mjs';
 import { API_TOKEN, Sandbox, buildSandbox } from './lib/sandbox.mjs';
@@ -97,13 +98,13 @@ async function executeOk(workflowId) {
 // ---------------------------------------------------------------------------------------------
 
 async function main() {
-	const host = await steps.run('n8n host: install or reuse (test/e2e/.host)', async () => {
+	const host = await steps.run(`n8n host: install or reuse (${path.relative(REPO_DIR, HOST_DIR)})`, async () => {
 		const r = await ensureHost();
 		log(`n8n ${r.version} ${r.reused ? 'reused' : 'installed'} (${fmtMs(r.ms)})`);
 		return r;
 	});
 
-	const skipBrowser = process.env.E2E_SKIP_BROWSER === '1';
+	const skipBrowser = process.env.E2E_SKIP_BROWSER === '1' || HOST_FLAVOR !== 'n8n2';
 	if (!skipBrowser) await steps.run('chromium: present or apt-get install', ensureChromium);
 
 	const pack = await steps.run('package: npm run build, npm pack', async () => {
@@ -235,6 +236,12 @@ async function main() {
 		assertEqual(keys.length, 2, 'applied requests');
 		assertDistinct(keys, 'keys of run 0 and run 1 (same item index)');
 	});
+
+	// n8n 1.x (E2E_HOST=n8n1): the headless part only (the REST API and editor checks are 2.x's).
+	if (HOST_FLAVOR !== 'n8n2') {
+		log(`host n8n ${host.version}: headless part only`);
+		return;
+	}
 
 	// ----- retry execution through the running instance ---------------------------------------
 	const api = await steps.run('n8n start: server up, owner set up and logged in (REST)', async () => {

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { N8N_BIN, NODE24 } from './host.mjs';
+import { HOST_FLAVOR, HOST_NODE, N8N_BIN } from './host.mjs';
 import {
 	WORK_DIR,
 	cleanEnv,
@@ -57,7 +57,7 @@ export class N8nInstance {
 	env(extra = {}) {
 		const env = {
 			...cleanEnv(),
-			PATH: `${path.dirname(NODE24)}:${process.env.PATH ?? ''}`,
+			PATH: `${path.dirname(HOST_NODE)}:${process.env.PATH ?? ''}`,
 			N8N_USER_FOLDER: this.userFolder,
 			N8N_LISTEN_ADDRESS: '127.0.0.1',
 			N8N_HOST: '127.0.0.1',
@@ -68,7 +68,11 @@ export class N8nInstance {
 			N8N_PERSONALIZATION_ENABLED: 'false',
 			N8N_SECURE_COOKIE: 'false',
 			N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
-			N8N_DISABLED_MODULES: 'mcp-registry',
+			// 2.x: avoids a failing look-up at start (1.x does not know the module and refuses it).
+			...(HOST_FLAVOR === 'n8n2' ? { N8N_DISABLED_MODULES: 'mcp-registry' } : {}),
+			// 1.123's newest @n8n/config defaults to the isolated-vm expression engine, whose native
+			// addon does not build on Node 20: the 1.x host uses the classic engine.
+			...(HOST_FLAVOR === 'n8n1' ? { N8N_EXPRESSION_ENGINE: 'legacy' } : {}),
 			N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
 			DB_SQLITE_POOL_SIZE: '2',
 			GENERIC_TIMEZONE: 'UTC',
@@ -90,7 +94,7 @@ export class N8nInstance {
 			// Keep CLI commands from fighting the server for its port.
 			N8N_PORT: String(this.port ?? (await freePort())),
 		});
-		const r = await runCommand(NODE24, [N8N_BIN, ...args], { env, cwd: this.userFolder, timeoutMs });
+		const r = await runCommand(HOST_NODE, [N8N_BIN, ...args], { env, cwd: this.userFolder, timeoutMs });
 		fs.appendFileSync(
 			path.join(this.logDir, 'cli.log'),
 			`\n$ n8n ${args.join(' ')}\n(exit ${r.code})\n${r.stdout}\n${r.stderr}\n`,
@@ -142,7 +146,7 @@ export class N8nInstance {
 		});
 		const logFile = path.join(this.logDir, 'n8n-start.log');
 		const started = Date.now();
-		this.server = spawnService(`n8n ${this.name}`, NODE24, [N8N_BIN, 'start'], {
+		this.server = spawnService(`n8n ${this.name}`, HOST_NODE, [N8N_BIN, 'start'], {
 			env,
 			cwd: this.userFolder,
 			logFile,

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { node24Env } from './host.mjs';
+import { hostNodeEnv } from './host.mjs';
 import { REPO_DIR, WORK_DIR, cleanEnv, mustRun } from './util.mjs';
 
 export const PACKAGE_NAME = JSON.parse(fs.readFileSync(path.join(REPO_DIR, 'package.json'), 'utf8')).name;
@@ -45,9 +45,9 @@ export async function installIntoNodesFolder(tgz, nodesDir, { mode = process.env
 		: { name: 'installed-nodes', private: true, dependencies: {} };
 	if (mode === 'npm') {
 		fs.writeFileSync(pkgJsonPath, JSON.stringify(nodesPkg, null, 2));
-		// As on a user's machine, with the Node that runs n8n (24): npm also installs the peer
+		// As on a user's machine, with the Node that runs n8n: npm also installs the peer
 		// dependency n8n-workflow there, whose isolated-vm builds only against Node 24.
-		await mustRun('npm', ['install', tgz, '--no-audit', '--no-fund'], { cwd: nodesDir, env: node24Env(), timeoutMs: 10 * 60_000 });
+		await mustRun('npm', ['install', tgz, '--no-audit', '--no-fund'], { cwd: nodesDir, env: hostNodeEnv(), timeoutMs: 10 * 60_000 });
 		return path.join(nodesDir, 'node_modules', PACKAGE_NAME);
 	}
 	const pkgDir = path.join(nodesDir, 'node_modules', PACKAGE_NAME);

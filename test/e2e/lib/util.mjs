@@ -8,8 +8,6 @@ import { fileURLToPath } from 'node:url';
 
 export const E2E_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const REPO_DIR = path.resolve(E2E_DIR, '..', '..');
-/** Git-ignored: the installed n8n host. */
-export const HOST_DIR = path.join(E2E_DIR, '.host');
 /** Git-ignored: per-run data (n8n user folders, logs, artifacts). */
 export const WORK_DIR = path.join(E2E_DIR, '.work');
 
