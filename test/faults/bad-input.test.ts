@@ -182,10 +182,7 @@ describe('with "On Error: Continue", one bad item among good ones', () => {
 	];
 	const parameters = todo({ assetId: '={{ $json.assetId }}', name: '={{ $json.task }}' });
 	const errorItem = {
-		json: {
-			error: `Asset ID ${NUMERIC_ID} "A-1003" [item 2]`,
-			details: { description: 'Parameter "assetId". Nothing was sent to the Inventory API for this item.', itemIndex: 2 },
-		},
+		json: { error: `Asset ID ${NUMERIC_ID} "A-1003" [item 2]` },
 		pairedItem: { item: 2 },
 	};
 

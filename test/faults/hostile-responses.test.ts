@@ -256,7 +256,7 @@ test('with "On Error: Continue", every hostile answer becomes an error item and 
 		16: /^The Inventory API rejected the API token \(401\): it is missing, expired, revoked or not a customer API token$/,
 	};
 	output.forEach((item, index) => expect(String(item.json.error)).toMatch(expected[assetIds[index]]));
-	expect(output.map((item) => (item.json.details as { itemIndex: number }).itemIndex)).toEqual(assetIds.map((_, i) => i));
+	expect(output.map((item) => item.pairedItem)).toEqual(assetIds.map((_, item) => ({ item })));
 });
 
 test('the API token appears nowhere in the run data, messages, descriptions, logs or console output', () => {

@@ -194,9 +194,9 @@ describe('On Error settings', () => {
 			["Asset 1901 was not found in this token's organization (404)", { item: 1 }],
 			[1002, { item: 2 }],
 		]);
-		expect(output[1].json).toEqual({
-			error: "Asset 1901 was not found in this token's organization (404)",
-			details: { description: expect.stringContaining('Check the ID'), itemIndex: 1 },
+		expect(output[1]).toEqual({
+			json: { error: "Asset 1901 was not found in this token's organization (404)" },
+			pairedItem: { item: 1 },
 		});
 		expect(sandbox.state().todos.map(({ asset_id }) => asset_id)).toEqual([1001, 1002]);
 	});

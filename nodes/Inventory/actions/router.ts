@@ -130,10 +130,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 						? caught
 						: new NodeOperationError(this.getNode(), caught as Error, { itemIndex });
 				if (this.continueOnFail()) {
-					results[itemIndex] = {
-						json: { error: error.message, details: { description: error.description ?? null, itemIndex } },
-						pairedItem: { item: itemIndex },
-					};
+					// `{ error }` alone is what every n8n version (1.x too) routes to the error output, where
+					// n8n adds the input item's fields; the message names the field or record and the item.
+					results[itemIndex] = { json: { error: error.message }, pairedItem: { item: itemIndex } };
 					return;
 				}
 				if (!failure || itemIndex < failure.index) failure = { index: itemIndex, error };
