@@ -9,8 +9,8 @@ export type InventoryType = AllEntities<NodeMap>;
 
 export type { ItemInput } from '../helpers/fields';
 
-/** What an operation hands to the router to send: the request without its Idempotency-Key. */
-export type PreparedRequest = Omit<import('../transport').InventoryRequest, 'idempotencyKey'>;
+/** What an operation hands to the router to send; the router adds the item and the Idempotency-Key. */
+export type PreparedRequest = Omit<import('../transport').InventoryRequest, 'idempotencyKey' | 'itemIndex'>;
 
 export interface OperationRun {
 	/** Derives the Idempotency-Key, sends with retries, resolves to the response's `data`. */

@@ -118,7 +118,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 					const idempotencyKey = override
 						? businessIdempotencyKey(override, request.method, request.path)
 						: deriveIdempotencyKey({ ...identity, itemIndex });
-					return await sendInventoryRequest.call(this, { ...request, idempotencyKey }, connection, policy, gate);
+					return await sendInventoryRequest.call(this, { ...request, itemIndex, idempotencyKey }, connection, policy, gate);
 				},
 			};
 			try {

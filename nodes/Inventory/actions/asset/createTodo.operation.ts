@@ -97,7 +97,6 @@ export async function execute(input: ItemInput, run: OperationRun): Promise<IDat
 		method: 'POST',
 		path: `/api/v1/assets/${assetId}/todos`,
 		body,
-		itemIndex: input.itemIndex,
 		permission: 'assets:todos',
 		record: `Asset ${assetId}`,
 	});

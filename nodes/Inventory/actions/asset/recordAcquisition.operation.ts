@@ -254,7 +254,6 @@ export async function execute(input: ItemInput, run: OperationRun): Promise<IDat
 		method: 'POST',
 		path: `/api/v1/assets/${assetId}/acquisitions`,
 		body,
-		itemIndex: input.itemIndex,
 		permission: 'assets:lifecycle',
 		record: `Asset ${assetId}`,
 	});

@@ -153,7 +153,6 @@ export async function execute(input: ItemInput, run: OperationRun): Promise<IDat
 		method: 'PUT',
 		path: `/api/v1/subscriptions/${subscriptionId}/billing`,
 		body,
-		itemIndex: input.itemIndex,
 		permission: 'subscriptions:update',
 		record: `Subscription ${subscriptionId}`,
 	});
