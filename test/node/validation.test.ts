@@ -39,6 +39,16 @@ describe('bad input is refused before anything is sent', () => {
 			},
 			'Billing Frequency is required when Payment is given [item 0]',
 		],
+		[
+			'a concurrency option out of range',
+			{ resource: 'asset', operation: 'createTodo', assetId: '1001', name: 'Label', options: { concurrency: 0 } },
+			'Concurrency must be between 1 and 50, got 0 [item 0]',
+		],
+		[
+			'a fractional retry option',
+			{ resource: 'asset', operation: 'createTodo', assetId: '1001', name: 'Label', options: { maxRetries: 2.5 } },
+			'Max Retries must be a whole number, got 2.5 [item 0]',
+		],
 	])('%s', async (_case, parameters, message) => {
 		const { sandbox } = env;
 		const run = await runInventory(sandbox, [{}], parameters);

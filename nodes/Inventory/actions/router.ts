@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { ItemInput } from '../helpers/fields';
+import { isEmptyValue, ItemInput, type ParameterCheck } from '../helpers/fields';
 import {
 	businessIdempotencyKey,
 	deriveIdempotencyKey,
@@ -30,25 +30,36 @@ const operations: { [R in InventoryType['resource']]: Record<string, Operation> 
 	subscription: { updateBilling: subscription.updateBilling },
 };
 
-function numberOption(input: ItemInput, options: IDataObject, name: string, fallback: number, min: number, max: number): number {
-	const value = options[name];
-	if (value === undefined || value === '') return fallback;
-	const number = typeof value === 'string' ? Number(value) : value;
-	if (typeof number !== 'number' || !Number.isInteger(number) || number < min || number > max) {
-		input.fail(`Option "${name}"`, `must be a whole number from ${min} to ${max}, got ${String(value)}`, name);
-	}
-	return number;
-}
+const wholeNumber = (parameter: string, label: string, min: number, max: number): ParameterCheck => ({
+	parameter,
+	label,
+	type: 'integer',
+	min,
+	max,
+});
 
+const policyOptions = {
+	concurrency: wholeNumber('concurrency', 'Concurrency', 1, MAX_CONCURRENCY),
+	maxRetries: wholeNumber('maxRetries', 'Max Retries', 0, 10),
+	baseDelayMs: wholeNumber('retryDelay', 'Retry Delay (Ms)', 0, 600_000),
+	maxDelayMs: wholeNumber('maxRetryWait', 'Max Retry Wait (Ms)', 0, 3_600_000),
+	timeoutMs: wholeNumber('timeout', 'Timeout (Ms)', 1, 3_600_000),
+};
+
+/** The run's retry policy and concurrency, from the options of the first item. */
 function readPolicy(input: ItemInput): { policy: RetryPolicy; concurrency: number } {
 	const options = input.collection('options');
+	const read = (check: ParameterCheck, fallback: number) => {
+		const value = options[check.parameter];
+		return isEmptyValue(value) ? fallback : (input.value(check, value) as number);
+	};
 	return {
-		concurrency: numberOption(input, options, 'concurrency', 1, 1, MAX_CONCURRENCY),
+		concurrency: read(policyOptions.concurrency, 1),
 		policy: {
-			maxRetries: numberOption(input, options, 'maxRetries', DEFAULT_RETRY_POLICY.maxRetries, 0, 10),
-			baseDelayMs: numberOption(input, options, 'retryDelay', DEFAULT_RETRY_POLICY.baseDelayMs, 0, 600_000),
-			maxDelayMs: numberOption(input, options, 'maxRetryWait', DEFAULT_RETRY_POLICY.maxDelayMs, 0, 3_600_000),
-			timeoutMs: numberOption(input, options, 'timeout', DEFAULT_RETRY_POLICY.timeoutMs, 1, 3_600_000),
+			maxRetries: read(policyOptions.maxRetries, DEFAULT_RETRY_POLICY.maxRetries),
+			baseDelayMs: read(policyOptions.baseDelayMs, DEFAULT_RETRY_POLICY.baseDelayMs),
+			maxDelayMs: read(policyOptions.maxDelayMs, DEFAULT_RETRY_POLICY.maxDelayMs),
+			timeoutMs: read(policyOptions.timeoutMs, DEFAULT_RETRY_POLICY.timeoutMs),
 		},
 	};
 }
@@ -114,7 +125,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			const input = new ItemInput(this, itemIndex);
 			const run: OperationRun = {
 				send: async (request: PreparedRequest) => {
-					const override = String(input.collection('options').idempotencyKey ?? '').trim();
+					const override = String(input.parameter('options.idempotencyKey', '') ?? '').trim();
 					const idempotencyKey = override
 						? businessIdempotencyKey(override, request.method, request.path)
 						: deriveIdempotencyKey({ ...identity, itemIndex });

@@ -5,12 +5,12 @@ import { formatDate, formatTimestamp, parseDateInput } from './dates';
 
 export const MAX_AMOUNT = 999_999_999.99;
 
-/** One request field: where its value comes from, how it is checked, and what it is called. */
-export type FieldDefinition = {
+/** How one parameter is checked, and what it is called in messages. */
+export type ParameterCheck = {
 	/** n8n parameter name (camelCase of the API field). */
 	parameter: string;
-	/** API request field. */
-	apiField: string;
+	/** API request field, when the parameter is one. */
+	apiField?: string;
 	/** The parameter's display name, used in error messages. */
 	label: string;
 	required?: boolean;
@@ -25,6 +25,9 @@ export type FieldDefinition = {
 	| { type: 'date' }
 	| { type: 'timestamp' }
 );
+
+/** One request field: where its value comes from, how it is checked, and what it is called. */
+export type FieldDefinition = ParameterCheck & { apiField: string };
 
 const NUMBER_TEXT = /^-?\d+(\.\d+)?$/;
 
@@ -94,7 +97,7 @@ export class ItemInput {
 		return id;
 	}
 
-	private number(value: unknown, field: FieldDefinition): number {
+	private number(value: unknown, field: ParameterCheck): number {
 		if (typeof value === 'number' && Number.isFinite(value)) return value;
 		if (typeof value === 'string' && NUMBER_TEXT.test(value.trim())) return Number(value.trim());
 		return this.fail(
@@ -106,7 +109,7 @@ export class ItemInput {
 	}
 
 	/** Checks one field's value; returns what goes into the request body. */
-	value(field: FieldDefinition, value: unknown): string | number | boolean {
+	value(field: ParameterCheck, value: unknown): string | number | boolean {
 		const { label, parameter, apiField } = field;
 		switch (field.type) {
 			case 'text': {
