@@ -1,4 +1,7 @@
-import type { AllEntities } from 'n8n-workflow';
+import type { AllEntities, INodeProperties } from 'n8n-workflow';
+
+import type { ItemInput } from '../helpers/itemInput';
+import type { InventoryRequest } from '../transport';
 
 type NodeMap = {
 	asset: 'createTodo' | 'recordAcquisition';
@@ -7,12 +10,11 @@ type NodeMap = {
 
 export type InventoryType = AllEntities<NodeMap>;
 
-export type { ItemInput } from '../helpers/fields';
+/** What an operation builds for one item; the router adds the item index and the Idempotency-Key. */
+export type PreparedRequest = Omit<InventoryRequest, 'idempotencyKey' | 'itemIndex'>;
 
-/** What an operation hands to the router to send; the router adds the item and the Idempotency-Key. */
-export type PreparedRequest = Omit<import('../transport').InventoryRequest, 'idempotencyKey' | 'itemIndex'>;
-
-export interface OperationRun {
-	/** Derives the Idempotency-Key, sends with retries, resolves to the response's `data`. */
-	send(request: PreparedRequest): Promise<import('n8n-workflow').IDataObject>;
+/** One operation: its form, and the request it builds from an item's checked parameters. */
+export interface InventoryOperation {
+	description: INodeProperties[];
+	buildRequest(input: ItemInput): PreparedRequest;
 }

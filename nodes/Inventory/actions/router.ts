@@ -1,7 +1,8 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { isEmptyValue, ItemInput, type ParameterCheck } from '../helpers/fields';
+import type { Field } from '../helpers/fields';
+import { ItemInput } from '../helpers/itemInput';
 import {
 	businessIdempotencyKey,
 	deriveIdempotencyKey,
@@ -10,56 +11,32 @@ import {
 } from '../helpers/idempotency';
 import {
 	CREDENTIAL_TYPE,
-	DEFAULT_RETRY_POLICY,
 	RateLimitGate,
 	sendInventoryRequest,
 	type InventoryConnection,
 	type RetryPolicy,
 } from '../transport';
 import * as asset from './asset/Asset.resource';
-import type { InventoryType, OperationRun, PreparedRequest } from './node.type';
-import { MAX_CONCURRENCY } from './options.description';
+import type { InventoryOperation, InventoryType } from './node.type';
+import { runOptions } from './options.description';
 import * as subscription from './subscription/Subscription.resource';
 
-type Operation = {
-	execute(input: ItemInput, run: OperationRun): Promise<IDataObject>;
-};
-
-const operations: { [R in InventoryType['resource']]: Record<string, Operation> } = {
+const operations: { [R in InventoryType['resource']]: Record<string, InventoryOperation> } = {
 	asset: { createTodo: asset.createTodo, recordAcquisition: asset.recordAcquisition },
 	subscription: { updateBilling: subscription.updateBilling },
 };
 
-const wholeNumber = (parameter: string, label: string, min: number, max: number): ParameterCheck => ({
-	parameter,
-	label,
-	type: 'integer',
-	min,
-	max,
-});
-
-const policyOptions = {
-	concurrency: wholeNumber('concurrency', 'Concurrency', 1, MAX_CONCURRENCY),
-	maxRetries: wholeNumber('maxRetries', 'Max Retries', 0, 10),
-	baseDelayMs: wholeNumber('retryDelay', 'Retry Delay (Ms)', 0, 600_000),
-	maxDelayMs: wholeNumber('maxRetryWait', 'Max Retry Wait (Ms)', 0, 3_600_000),
-	timeoutMs: wholeNumber('timeout', 'Timeout (Ms)', 1, 3_600_000),
-};
-
-/** The run's retry policy and concurrency, from the options of the first item. */
+/** The run's retry policy and concurrency, from the options of the first item; an option not set takes its default. */
 function readPolicy(input: ItemInput): { policy: RetryPolicy; concurrency: number } {
 	const options = input.collection('options');
-	const read = (check: ParameterCheck, fallback: number) => {
-		const value = options[check.parameter];
-		return isEmptyValue(value) ? fallback : (input.value(check, value) as number);
-	};
+	const read = (field: Field) => (input.value(field, options[field.parameter]) ?? field.property.default) as number;
 	return {
-		concurrency: read(policyOptions.concurrency, 1),
+		concurrency: read(runOptions.concurrency),
 		policy: {
-			maxRetries: read(policyOptions.maxRetries, DEFAULT_RETRY_POLICY.maxRetries),
-			baseDelayMs: read(policyOptions.baseDelayMs, DEFAULT_RETRY_POLICY.baseDelayMs),
-			maxDelayMs: read(policyOptions.maxDelayMs, DEFAULT_RETRY_POLICY.maxDelayMs),
-			timeoutMs: read(policyOptions.timeoutMs, DEFAULT_RETRY_POLICY.timeoutMs),
+			maxRetries: read(runOptions.maxRetries),
+			baseDelayMs: read(runOptions.retryDelay),
+			maxDelayMs: read(runOptions.maxRetryWait),
+			timeoutMs: read(runOptions.timeout),
 		},
 	};
 }
@@ -122,18 +99,13 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		items.length,
 		concurrency,
 		async (itemIndex) => {
-			const input = new ItemInput(this, itemIndex);
-			const run: OperationRun = {
-				send: async (request: PreparedRequest) => {
-					const override = String(input.parameter('options.idempotencyKey', '') ?? '').trim();
-					const idempotencyKey = override
-						? businessIdempotencyKey(override, request.method, request.path)
-						: deriveIdempotencyKey({ ...identity, itemIndex });
-					return await sendInventoryRequest.call(this, { ...request, itemIndex, idempotencyKey }, connection, policy, gate);
-				},
-			};
 			try {
-				const data = await operation.execute(input, run);
+				const request = operation.buildRequest(new ItemInput(this, itemIndex));
+				const override = String(this.getNodeParameter('options.idempotencyKey', itemIndex, '') ?? '').trim();
+				const idempotencyKey = override
+					? businessIdempotencyKey(override, request.method, request.path)
+					: deriveIdempotencyKey({ ...identity, itemIndex });
+				const data = await sendInventoryRequest.call(this, { ...request, itemIndex, idempotencyKey }, connection, policy, gate);
 				results[itemIndex] = { json: data, pairedItem: { item: itemIndex } };
 			} catch (caught) {
 				const error =
