@@ -1,3 +1,4 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
 import { createHash, randomUUID } from 'node:crypto';
 
 /** This package's UUID v5 namespace. Changing it would change every derived key: never do. */
@@ -45,10 +46,23 @@ export function deriveIdempotencyKey(identity: ActionIdentity): string {
  * A user-supplied business key: a UUID is sent as is; any other string is bound to the method and
  * path, so one business id used on two operations or two records never yields the same key.
  */
-export function businessIdempotencyKey(value: string, method: string, path: string): string {
-	const trimmed = value.trim();
-	if (isUuid(trimmed)) return trimmed.toLowerCase();
-	return uuidV5(['business', method.toUpperCase(), path, trimmed].join('\n'));
+function businessIdempotencyKey(value: string, method: string, path: string): string {
+	if (isUuid(value)) return value.toLowerCase();
+	return uuidV5(['business', method.toUpperCase(), path, value].join('\n'));
+}
+
+/**
+ * The Idempotency-Key of one item's request: the business key of the "Idempotency Key" option when
+ * it is set, else the key derived from the action's identity.
+ */
+export function chooseIdempotencyKey(
+	businessKey: unknown,
+	action: ActionIdentity,
+	request: { method: string; path: string },
+): string {
+	const business = String(businessKey ?? '').trim();
+	if (business === '') return deriveIdempotencyKey(action);
+	return businessIdempotencyKey(business, request.method, request.path);
 }
 
 interface ExecutionCustomData {
@@ -61,7 +75,7 @@ interface ExecutionCustomData {
  * custom data; n8n's "Retry execution" copies that data into the retry, so a retry reuses the keys of
  * the original execution and replays what it already created instead of creating it again.
  */
-export function resolveRootExecutionId(
+function resolveRootExecutionId(
 	customData: ExecutionCustomData | undefined,
 	currentExecutionId: string | undefined,
 ): string {
@@ -70,4 +84,16 @@ export function resolveRootExecutionId(
 	const root = currentExecutionId && currentExecutionId !== '' ? currentExecutionId : randomUUID();
 	customData?.set(ROOT_EXECUTION_DATA_KEY, root);
 	return root;
+}
+
+/** The identity of this run of the node, shared by its items (each adds its item index). */
+export function runIdentity(context: IExecuteFunctions): Omit<ActionIdentity, 'itemIndex'> {
+	const proxy = context.getWorkflowDataProxy(0);
+	return {
+		instanceId: context.getInstanceId(),
+		workflowId: String(context.getWorkflow().id ?? ''),
+		rootExecutionId: resolveRootExecutionId(proxy.$execution?.customData, context.getExecutionId()),
+		nodeId: context.getNode().id,
+		runIndex: Number(proxy.$runIndex ?? 0),
+	};
 }
