@@ -90,7 +90,20 @@ const RETRYABLE_MESSAGES = /socket hang up|timeout of \d+ms exceeded|network err
 interface NetworkFailure {
 	code: string;
 	retryable: boolean;
+	/** The request may have reached the server, which may still be applying it. */
+	fateUnknown: boolean;
 }
+
+/** Failures before the request could reach the server: nothing can be in flight after them. */
+const NOT_SENT_CODES = new Set([
+	'ECONNREFUSED',
+	'EAI_AGAIN',
+	'ENOTFOUND',
+	'ENETUNREACH',
+	'EHOSTUNREACH',
+	'ERR_SOCKET_CONNECTION_TIMEOUT',
+	'UND_ERR_CONNECT_TIMEOUT',
+]);
 
 /** Words for the codes, kept out of the message: n8n replaces a message naming a code with its own. */
 const NETWORK_FAILURE_WORDS: Record<string, string> = {
@@ -115,16 +128,18 @@ function networkFailure(error: unknown): NetworkFailure {
 	for (const candidate of candidates) {
 		const { code } = candidate as { code?: unknown };
 		if (typeof code === 'string' && code !== '') {
-			return { code, retryable: RETRYABLE_NETWORK_CODES.has(code) };
+			const retryable = RETRYABLE_NETWORK_CODES.has(code);
+			return { code, retryable, fateUnknown: retryable && !NOT_SENT_CODES.has(code) };
 		}
 	}
 	for (const candidate of candidates) {
 		const { message } = candidate as { message?: unknown };
 		if (typeof message === 'string' && RETRYABLE_MESSAGES.test(message)) {
-			return { code: /timeout/i.test(message) ? 'ETIMEDOUT' : 'ECONNRESET', retryable: true };
+			const code = /timeout/i.test(message) ? 'ETIMEDOUT' : 'ECONNRESET';
+			return { code, retryable: true, fateUnknown: true };
 		}
 	}
-	return { code: 'UNKNOWN', retryable: false };
+	return { code: 'UNKNOWN', retryable: false, fateUnknown: false };
 }
 
 function headerValue(headers: IDataObject | undefined, name: string): string | undefined {
@@ -201,6 +216,17 @@ function redact(text: string, secret: string): string {
 	return secret.length >= 4 ? text.split(secret).join('[redacted]') : text;
 }
 
+/*
+ * The contract gives 409 no machine-readable codes, so a 409 is read by the request's own history first
+ * and by its wording second. A 409 answering a retry whose earlier attempt got no answer (timed out,
+ * reset, dropped) most likely means that attempt is still being applied: it is retried with the same
+ * key, unless its message names one of the conflicts the contract lists (a key reused for a different
+ * request, a free or final subscription, an event date older than a newer change, a plan limit).
+ */
+const KEY_REUSED = /different request|already (been )?used/i;
+const KEY_IN_FLIGHT = /still (being )?process|in progress|in flight|in-flight/i;
+const NAMED_CONFLICT = /different request|already (been )?used|free|final|restor|earlier|newer|event.?date|plan limit/i;
+
 interface FailureContext {
 	request: InventoryRequest;
 	retries: number;
@@ -212,7 +238,7 @@ function apiError(
 	{ request, retries, token }: FailureContext,
 	statusCode: number,
 	body: unknown,
-	extra: { retryAfterMs?: number } = {},
+	extra: { retryAfterMs?: number; unansweredAttempt?: string } = {},
 ): NodeApiError {
 	const { message: apiMessage, errors } = readErrorBody(body);
 	const reason = apiMessage ? redact(apiMessage, token) : undefined;
@@ -233,12 +259,20 @@ function apiError(
 			message = `${request.record} was not found in this token's organization (404)`;
 			description = `Check the ID: records of other organizations are reported as not found.${reason ? ` The API said: ${reason}` : ''}`;
 			break;
+		case statusCode === 409 && extra.unansweredAttempt !== undefined: {
+			message = `The Inventory API is still processing an earlier attempt of this request (409) after ${retriesText(retries)}`;
+			description = `An earlier attempt got no answer (${extra.unansweredAttempt}) and the server still reports the request as in progress${reason ? ` ("${reason}")` : ''}. The Idempotency-Key ${request.idempotencyKey} is safe to retry: a retry (Retry On Fail, or n8n's Retry execution) replays the result once the server has finished, and never creates a second record. If the server is often this slow, raise the Timeout or Max Retries option.`;
+			break;
+		}
 		case statusCode === 409: {
-			const keyReused = /idempot|key/i.test(reason ?? '');
 			message = `The Inventory API refused the change (409)${reason ? `: ${reason}` : ''}`;
-			description = keyReused
-				? `The Idempotency-Key ${request.idempotencyKey} was already used for a different request. If you set the "Idempotency Key" option, give each distinct action its own value; if you edited this node and then retried an old execution, run the workflow anew instead.`
-				: 'The record changed or is in a state that does not allow this action. Refresh the record and try again.';
+			if (KEY_REUSED.test(reason ?? '')) {
+				description = `The Idempotency-Key ${request.idempotencyKey} was already used for a different request. If you set the "Idempotency Key" option, give each distinct action its own value; if you edited this node and then retried an old execution, run the workflow anew instead.`;
+			} else if (KEY_IN_FLIGHT.test(reason ?? '')) {
+				description = `Another request with the same Idempotency-Key (${request.idempotencyKey}) is still being processed, e.g. two items with the same "Idempotency Key" option value at once. The key is safe to retry: once that request has finished, a retry replays its result.`;
+			} else {
+				description = 'The record changed or is in a state that does not allow this action. Refresh the record and try again.';
+			}
 			break;
 		}
 		case statusCode === 422: {
@@ -286,8 +320,8 @@ function isSuccess(statusCode: number): boolean {
 
 /**
  * Sends one write with its Idempotency-Key. 429, 5xx and network failures are retried with the same
- * key (so a retry replays instead of duplicating) up to the policy's budget; other answers are final.
- * Resolves to the response's `data` object.
+ * key (so a retry replays instead of duplicating) up to the policy's budget, and so is a 409 that
+ * answers a retry of an unanswered attempt (see NAMED_CONFLICT); other answers are final. Resolves to the response's `data` object.
  */
 export async function sendInventoryRequest(
 	this: IExecuteFunctions,
@@ -311,6 +345,8 @@ export async function sendInventoryRequest(
 		timeout: policy.timeoutMs,
 	};
 
+	/** Why the latest attempt that may have reached the server got no answer, if one did. */
+	let unansweredAttempt: string | undefined;
 	for (let retries = 0; ; retries++) {
 		await gate.wait();
 		const canRetry = retries < policy.maxRetries;
@@ -326,6 +362,7 @@ export async function sendInventoryRequest(
 			)) as IN8nHttpFullResponse;
 		} catch (error) {
 			const failure = networkFailure(error);
+			if (failure.fateUnknown) unansweredAttempt = NETWORK_FAILURE_WORDS[failure.code] ?? 'the connection failed';
 			if (failure.retryable && canRetry) {
 				await sleep(backoffDelay(policy, retries));
 				continue;
@@ -364,6 +401,20 @@ export async function sendInventoryRequest(
 			throw apiError(this, { request, retries, token: connection.token }, statusCode, body, {
 				retryAfterMs,
 			});
+		}
+
+		if (statusCode === 409 && unansweredAttempt !== undefined) {
+			const { message: apiMessage } = readErrorBody(body);
+			if (!NAMED_CONFLICT.test(apiMessage ?? '')) {
+				if (canRetry) {
+					const retryAfterMs = parseRetryAfter(headerValue(headers, 'retry-after'));
+					await sleep(Math.min(retryAfterMs ?? backoffDelay(policy, retries), policy.maxDelayMs));
+					continue;
+				}
+				throw apiError(this, { request, retries, token: connection.token }, statusCode, body, {
+					unansweredAttempt,
+				});
+			}
 		}
 
 		if (statusCode >= 500 && canRetry) {

@@ -1,0 +1,48 @@
+// Editor group: the node's forms and the credential in headless Chromium, with screenshots.
+import fs from 'node:fs';
+import path from 'node:path';
+
+import { launchBrowser } from '../lib/browser.mjs';
+import { assertTextsVisible, closeNode, openNode, openWorkflow, signIn } from '../lib/editor.mjs';
+import { WORK_DIR, assert } from '../lib/util.mjs';
+import * as W from '../lib/workflows.mjs';
+
+export async function editor({ n8n, screenshotDir: SCREENSHOT_DIR }, check) {
+	await check('editor: node forms and credential in headless Chromium, screenshots', async () => {
+		fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+		const b = await launchBrowser({ viewport: { width: 1280, height: 800 } });
+		const page = b.page;
+		try {
+			await signIn(page, n8n.baseUrl);
+			const wf = W.editorWorkflow();
+			await openWorkflow(page, n8n.baseUrl, wf.id);
+			const names = await page.$$eval('[data-test-id="canvas-node"]', (els) => els.map((e) => e.getAttribute('data-node-name')));
+			for (const n of ['Create To-Do', 'Update Billing', 'Record Acquisition']) assert(names.includes(n), `canvas shows node "${n}" (has ${names.join(', ')})`);
+			await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'workflow.png') });
+
+			const forms = [
+				['Create To-Do', 'create-todo.png', ['Credential', 'Resource', 'Operation', 'Asset ID', 'Name']],
+				['Update Billing', 'update-billing.png', ['Subscription ID', 'Price Model', 'Cost', 'Billing Frequency', 'License Count']],
+				['Record Acquisition', 'record-acquisition.png', ['Asset ID', 'Event Type ID']],
+			];
+			for (const [node, file, labels] of forms) {
+				await openNode(page, node);
+				await assertTextsVisible(page, '[data-test-id="ndv"] [data-test-id="node-parameters"]', labels, `node "${node}"`);
+				await page.screenshot({ path: path.join(SCREENSHOT_DIR, file) });
+				await closeNode(page);
+			}
+
+			await page.goto(`${n8n.baseUrl}/home/credentials/${W.CREDENTIAL.id}`);
+			await page.waitForSelector('[data-test-id="editCredential-modal"]', { timeout: 30_000 });
+			await page.waitForTimeout(800);
+			await assertTextsVisible(page, '[data-test-id="editCredential-modal"]', ['Base URL', 'API Token'], 'credential "Inventory sandbox"');
+			await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'credential.png') });
+		} catch (e) {
+			fs.mkdirSync(WORK_DIR, { recursive: true });
+			await page.screenshot({ path: path.join(WORK_DIR, 'editor-failure.png') }).catch(() => {});
+			throw new Error(`${e.message}\n(screenshot of the failure: ${path.join(WORK_DIR, 'editor-failure.png')})`);
+		} finally {
+			await b.close();
+		}
+	});
+}

@@ -1,0 +1,141 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { nodeOutput } from '../../tools/n8n/engine';
+import { runError, runInventory, sent, useSandbox, UUID_V5 } from './util';
+
+/*
+ * A slow server: the first attempt times out while the server is still applying it, so the retry
+ * (same key) meets "409 still being processed". The sandbox's processingDelayMs holds a fresh action's
+ * key for that long before applying it, which is exactly that server.
+ */
+const env = useSandbox();
+
+const createTodo = { resource: 'asset', operation: 'createTodo', assetId: '1001', name: 'Tag and label' };
+const quickRetries = { timeout: 300, retryDelay: 100, maxRetryWait: 400 };
+
+function statuses(): Array<[number | null, boolean]> {
+	// The log is in completion order; the held first attempt completes after the retries it held up.
+	return [...env.sandbox.requests()].sort((a, b) => a.seq - b.seq).map(({ status, replayed }) => [status, replayed]);
+}
+
+async function untilApplied(count: number): Promise<void> {
+	for (let waited = 0; env.sandbox.state().counters.applied < count; waited += 50) {
+		if (waited > 10_000) throw new Error('the sandbox never applied the held action');
+		await new Promise((resolve) => setTimeout(resolve, 50));
+	}
+}
+
+describe('a 409 met by a retry of an unanswered attempt', () => {
+	test('is waited out with the same key: the item succeeds with the replayed result, one record', async () => {
+		const { sandbox } = env;
+		sandbox.setFaults({ processingDelayMs: 1500 });
+		const run = await runInventory(sandbox, [{}], { ...createTodo, options: { ...quickRetries, maxRetries: 10 } });
+
+		await untilApplied(1);
+		const requests = sent(sandbox);
+		const expectedRequest = {
+			method: 'POST',
+			path: '/api/v1/assets/1001/todos',
+			headers: {
+				accept: 'application/json',
+				'content-type': 'application/json',
+				'idempotency-key': expect.stringMatching(UUID_V5),
+			},
+			body: { name: 'Tag and label' },
+		};
+		expect(requests).toEqual(requests.map(() => expectedRequest));
+		expect(new Set(requests.map(({ headers }) => headers['idempotency-key'])).size).toBe(1);
+		// The timed-out first attempt applied the action; retries met it in flight, the last one replayed it.
+		const seen = statuses();
+		expect(seen[0]).toEqual([201, false]);
+		expect(seen.slice(1, -1)).toEqual(seen.slice(1, -1).map(() => [409, false]));
+		expect(seen.length).toBeGreaterThanOrEqual(3);
+		expect(seen[seen.length - 1]).toEqual([201, true]);
+		expect(sandbox.state().counters.idempotencyInFlight).toBe(seen.length - 2);
+
+		const todos = sandbox.state().todos as IDataObject[];
+		expect(todos).toHaveLength(1);
+		expect(nodeOutput(run, 'Inventory')).toEqual([
+			{ json: expect.objectContaining({ asset_id: 1001, todo: expect.objectContaining({ id: todos[0].id, name: 'Tag and label' }) }), pairedItem: { item: 0 } },
+		]);
+	});
+
+	test('that persists past the retry budget says the request is still being processed and the key is safe to retry', async () => {
+		const { sandbox } = env;
+		sandbox.setFaults({ processingDelayMs: 2500 });
+		const options = { ...quickRetries, maxRetries: 1, idempotencyKey: 'intake-4711' };
+		const run = await runInventory(sandbox, [{}], { ...createTodo, options });
+
+		await untilApplied(1);
+		const [{ headers }] = sent(sandbox);
+		const key = headers['idempotency-key'] as string;
+		expect(statuses()).toEqual([
+			[201, false],
+			[409, false],
+		]);
+		const error = runError(run);
+		expect(error).toEqual({
+			message: 'The Inventory API is still processing an earlier attempt of this request (409) after 1 retry',
+			description: `An earlier attempt got no answer (no answer came within the timeout) and the server still reports the request as in progress ("A request with this Idempotency-Key is still being processed; retry later to get its result."). The Idempotency-Key ${key} is safe to retry: a retry (Retry On Fail, or n8n's Retry execution) replays the result once the server has finished, and never creates a second record. If the server is often this slow, raise the Timeout or Max Retries option.`,
+			httpCode: '409',
+		});
+		expect(error.description).not.toMatch(/different request/);
+
+		// And it is: once the server has finished, the same key replays the one record.
+		sandbox.setFaults(null);
+		const retried = await runInventory(sandbox, [{}], { ...createTodo, options });
+		expect(nodeOutput(retried, 'Inventory')).toHaveLength(1);
+		expect(statuses()[2]).toEqual([201, true]);
+		expect(sent(sandbox)[2].headers['idempotency-key']).toBe(key);
+		expect(sandbox.state().todos).toHaveLength(1);
+	});
+
+	test('that names a real conflict stays final, with the API reason', async () => {
+		const { sandbox } = env;
+		// The first attempt's connection is reset, so its fate is unknown to the node; the retry is refused.
+		sandbox.setFaults({ resetBeforeApplyRate: 1, maxFaultsPerKey: 1 });
+		const run = await runInventory(sandbox, [{}], {
+			resource: 'subscription',
+			operation: 'updateBilling',
+			subscriptionId: '2101',
+			priceModel: 'lump_sum',
+			cost: 100,
+			billingFrequency: 'monthly',
+			options: { ...quickRetries, maxRetries: 10 },
+		});
+		const error = runError(run);
+		expect(error.message).toMatch(/^The Inventory API refused the change \(409\): .+free/i);
+		expect(error.description).toBe(
+			'The record changed or is in a state that does not allow this action. Refresh the record and try again.',
+		);
+		expect(statuses()).toEqual([
+			[null, false],
+			[409, false],
+		]);
+		expect(sandbox.state().counters.applied).toBe(0);
+	});
+});
+
+describe('a 409 answering a first attempt', () => {
+	test('is final: the second of two items with one business key at once is refused, never retried, one record', async () => {
+		const { sandbox } = env;
+		sandbox.setFaults({ processingDelayMs: 800 });
+		const run = await runInventory(
+			sandbox,
+			[{}, {}],
+			{ ...createTodo, options: { concurrency: 2, maxRetries: 5, idempotencyKey: 'intake-4712' } },
+			{ node: { onError: 'continueRegularOutput' } },
+		);
+		const [first, second] = nodeOutput(run, 'Inventory');
+		expect(first.json).toEqual(expect.objectContaining({ asset_id: 1001 }));
+		expect(second).toEqual({
+			json: { error: 'The Inventory API refused the change (409): A request with this Idempotency-Key is still being processed; retry later to get its result.' },
+			pairedItem: { item: 1 },
+		});
+		expect(statuses()).toEqual([
+			[201, false],
+			[409, false],
+		]);
+		expect(sandbox.state().todos).toHaveLength(1);
+	});
+});
