@@ -1,7 +1,14 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { ICredentialsDecrypted, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE, type InventoryConnection } from './index';
+export const CREDENTIAL_TYPE = 'inventoryApi';
+
+/** The credential of a node run, read once. */
+export interface InventoryConnection {
+	baseUrl: string;
+	token: string;
+	credential: ICredentialsDecrypted;
+}
 
 /** The node's credential, read once per run; its Base URL must be an http(s) address. */
 export async function openConnection(context: IExecuteFunctions): Promise<InventoryConnection> {
