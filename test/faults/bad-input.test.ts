@@ -76,6 +76,18 @@ interface Case {
 	apiField?: string;
 }
 
+/** The three ways an expression leaves a field empty. */
+const EMPTY_VALUES: ReadonlyArray<[string, null | string]> = [
+	['null', null],
+	['blank', ''],
+	['white space', '  '],
+];
+
+/** One case per empty value of each field: the field's bad value is that empty value. */
+function emptyValuesOf(fields: Array<Omit<Case, 'bad'>>): Case[] {
+	return fields.flatMap((field) => EMPTY_VALUES.map(([name, bad]) => ({ ...field, title: `${field.title} ${name}`, bad })));
+}
+
 const NUMERIC_ID = 'must be a numeric ID (a whole number of 1 or more), got';
 const DATE = 'must be a date (pick one, or give an ISO 8601 value such as 2026-03-31 or 2026-03-31T14:00:00+02:00), got';
 
@@ -145,6 +157,20 @@ const cases: Case[] = [
 	{ title: 'acquisition: a custom field given twice (pairs and JSON)', parameters: acquisition({ eventTypeId: '303' }, { fieldValuesJson: '{ "403": 4.5 }', fieldValues: { values: [{ fieldId: V, value: 'true' }] } }), good: '405', bad: '403', message: 'Custom Field Values give field 403 more than once', parameter: 'fieldValues', apiField: 'field_values' },
 	{ title: 'acquisition: description from an expression yielding an object', parameters: acquisition({}, { description: V }), good: 'Bought at the fair', bad: { note: 'x' }, message: 'Description must be text, got an object', parameter: 'description', apiField: 'description' },
 	{ title: 'acquisition: event date with a slash', parameters: acquisition({}, { eventDate: V }), good: '2026-01-15T10:00:00+01:00', bad: '2026/01/15 10:00', message: `Event Date ${DATE} "2026/01/15 10:00"`, parameter: 'eventDate', apiField: 'event_date' },
+
+	// ---- every required field left empty by an expression: null, blank, white space -----------
+	...emptyValuesOf([
+		{ title: 'to-do: asset ID', parameters: todo({ assetId: V }), good: '1001', message: 'Asset ID is required', parameter: 'assetId' },
+		{ title: 'to-do: name', parameters: todo({ name: V }), good: 'Label', message: 'Name is required', parameter: 'name', apiField: 'name' },
+		{ title: 'billing: subscription ID', parameters: billing({ subscriptionId: V }), good: '2001', message: 'Subscription ID is required', parameter: 'subscriptionId' },
+		{ title: 'billing: price model', parameters: billing({ priceModel: V }), good: 'lump_sum', message: 'Price Model is required', parameter: 'priceModel', apiField: 'price_model' },
+		{ title: 'billing: cost', parameters: billing({ cost: V }), good: 10, message: 'Cost is required', parameter: 'cost', apiField: 'cost' },
+		{ title: 'billing: billing frequency', parameters: billing({ billingFrequency: V }), good: 'monthly', message: 'Billing Frequency is required', parameter: 'billingFrequency', apiField: 'billing_frequency' },
+		{ title: 'billing: license count with per license', parameters: billing({ priceModel: 'per_license', licenseCount: V }), good: 5, message: 'License Count is required with the Per License price model', parameter: 'licenseCount', apiField: 'license_count' },
+		{ title: 'acquisition: asset ID', parameters: acquisition({ assetId: V }), good: '1001', message: 'Asset ID is required', parameter: 'assetId' },
+		{ title: 'acquisition: event type ID', parameters: acquisition({ eventTypeId: V }), good: '301', message: 'Event Type ID is required', parameter: 'eventTypeId', apiField: 'event_type_id' },
+		{ title: 'acquisition: billing frequency with a payment', parameters: financed({ payment: 100, billingFrequency: V }), good: 'monthly', message: 'Billing Frequency is required when Payment is given', parameter: 'billingFrequency', apiField: 'billing_frequency' },
+	]),
 ];
 
 test('the table has at least 40 bad values across the three operations', () => {
@@ -170,6 +196,124 @@ describe('each bad value fails its item before anything is sent for it', () => {
 		expect(requests.map((r) => [r.status, r.seq])).toEqual([[c.parameters.operation === 'updateBilling' ? 200 : 201, 1]]);
 		expect(result.data.resultData.runData.Inventory[0].error?.message).toBe(`${c.message} [item 1]`);
 	});
+});
+
+const AVAILABLE_ASSET = {
+	status: 'available',
+	person_id: null,
+	location_id: null,
+	sublocation_id: null,
+	is_in_storage: false,
+	person_loan_due: null,
+	location_loan_due: null,
+	condition_id: null,
+	decommission_event_type_id: null,
+};
+
+/**
+ * Each operation with only its required fields set, one record per item (so three items never wait on
+ * each other's state changes): the request body it sends and the output item the API's answer gives.
+ */
+const minimal = {
+	createTodo: {
+		parameters: (additionalFields: INodeParameters) => todo({ assetId: '={{ 1001 + $itemIndex }}' }, additionalFields),
+		method: 'POST',
+		path: (item: number) => `/api/v1/assets/${1001 + item}/todos`,
+		body: { name: 'Tag and label' },
+		status: 201,
+		output: (item: number): IDataObject => {
+			const { id, created_at, updated_at } = sandbox.state().todos[item];
+			return {
+				asset_id: 1001 + item,
+				asset_event_ids: [],
+				subscription_event_ids: [],
+				todo: { id, name: 'Tag and label', notes: null, due_date: null, assigned_to: null, created_by: 101, is_complete: false, created_at, updated_at },
+				tracker_disconnect_pending: false,
+				state: AVAILABLE_ASSET,
+			};
+		},
+	},
+	updateBilling: {
+		parameters: (additionalFields: INodeParameters) => billing({ subscriptionId: '={{ 2001 + $itemIndex }}' }, additionalFields),
+		method: 'PUT',
+		path: (item: number) => `/api/v1/subscriptions/${2001 + item}/billing`,
+		body: { price_model: 'lump_sum', cost: 10, billing_frequency: 'monthly' },
+		status: 200,
+		output: (item: number): IDataObject => {
+			const change = sandbox.state().billingChanges[item];
+			return {
+				subscription_id: 2001 + item,
+				subscription_event_ids: [change.subscription_event_id],
+				todo: null,
+				state: {
+					status: 'available',
+					billing_type: 'subscription',
+					license_count: change.after.license_count,
+					billing_frequency: 'monthly',
+					price_model: 'lump_sum',
+					cost: '10.00',
+					contract_term: null,
+					contract_start_date: null,
+					contract_end_date: null,
+				},
+			};
+		},
+	},
+	recordAcquisition: {
+		parameters: (additionalFields: INodeParameters) => acquisition({ assetId: '={{ 1001 + $itemIndex }}' }, additionalFields),
+		method: 'POST',
+		path: (item: number) => `/api/v1/assets/${1001 + item}/acquisitions`,
+		body: { event_type_id: 301 },
+		status: 201,
+		output: (item: number): IDataObject => ({
+			asset_id: 1001 + item,
+			asset_event_ids: sandbox.state().acquisitions[item].asset_event_ids,
+			subscription_event_ids: [],
+			todo: null,
+			tracker_disconnect_pending: false,
+			state: AVAILABLE_ASSET,
+		}),
+	},
+};
+
+/** Every optional field (under Additional Fields) of each operation. */
+const optionalFields: Record<keyof typeof minimal, string[]> = {
+	createTodo: ['notes', 'dueDate', 'assignedTo', 'isComplete'],
+	updateBilling: ['eventDate', 'description', 'licenseCount'],
+	recordAcquisition: [
+		'eventDate',
+		'description',
+		'acquiredFrom',
+		'price',
+		'cost',
+		'salvageValue',
+		'financeAmount',
+		'payment',
+		'billingFrequency',
+		'numberOfPayments',
+		'fieldValues',
+		'fieldValuesJson',
+	],
+};
+
+describe('an optional field left empty by an expression (null, blank, white space) is left out of the request', () => {
+	const operations = Object.keys(optionalFields) as Array<keyof typeof minimal>;
+	test.each(operations.flatMap((operation) => optionalFields[operation].map((field) => [operation, field] as const)))(
+		'%s: %s',
+		async (operation, field) => {
+			const { parameters, method, path, body, status, output } = minimal[operation];
+			const result = await run(
+				EMPTY_VALUES.map(([, v]) => ({ v })),
+				parameters({ [field]: V }),
+			);
+
+			expect(result.status).toBe('success');
+			expect(sandbox.requests().map((r) => [r.method, r.path, r.body, r.status])).toEqual(
+				EMPTY_VALUES.map((_empty, item) => [method, path(item), body, status]),
+			);
+			expect(nodeOutput(result, 'Inventory')).toEqual(EMPTY_VALUES.map((_empty, item) => ({ json: output(item), pairedItem: { item } })));
+		},
+	);
 });
 
 describe('with "On Error: Continue", one bad item among good ones', () => {
