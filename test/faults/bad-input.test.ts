@@ -7,6 +7,7 @@ import type { IDataObject, INode, INodeParameters, IRun } from 'n8n-workflow';
 
 import { startSandbox, type LogEntry, type SandboxHandle } from '../../sandbox/src';
 import { inventoryWorkflow, nodeOutput, runWorkflow } from '../../tools/n8n/engine';
+import { availableAssetState } from '../node/util';
 import { captureOutput, occurrences, serializeRun, TOKEN, type Capture } from './helpers';
 
 let sandbox: SandboxHandle;
@@ -198,17 +199,16 @@ describe('each bad value fails its item before anything is sent for it', () => {
 	});
 });
 
-const AVAILABLE_ASSET = {
-	status: 'available',
-	person_id: null,
-	location_id: null,
-	sublocation_id: null,
-	is_in_storage: false,
-	person_loan_due: null,
-	location_loan_due: null,
-	condition_id: null,
-	decommission_event_type_id: null,
-};
+/** An asset result of item `item`'s asset (1001, 1002, …): what the API answers, with `result`'s own values. */
+const assetResult = (item: number, result: IDataObject): IDataObject => ({
+	asset_id: 1001 + item,
+	asset_event_ids: [],
+	subscription_event_ids: [],
+	todo: null,
+	tracker_disconnect_pending: false,
+	state: availableAssetState,
+	...result,
+});
 
 /**
  * Each operation with only its required fields set, one record per item (so three items never wait on
@@ -223,14 +223,9 @@ const minimal = {
 		status: 201,
 		output: (item: number): IDataObject => {
 			const { id, created_at, updated_at } = sandbox.state().todos[item];
-			return {
-				asset_id: 1001 + item,
-				asset_event_ids: [],
-				subscription_event_ids: [],
+			return assetResult(item, {
 				todo: { id, name: 'Tag and label', notes: null, due_date: null, assigned_to: null, created_by: 101, is_complete: false, created_at, updated_at },
-				tracker_disconnect_pending: false,
-				state: AVAILABLE_ASSET,
-			};
+			});
 		},
 	},
 	updateBilling: {
@@ -265,14 +260,7 @@ const minimal = {
 		path: (item: number) => `/api/v1/assets/${1001 + item}/acquisitions`,
 		body: { event_type_id: 301 },
 		status: 201,
-		output: (item: number): IDataObject => ({
-			asset_id: 1001 + item,
-			asset_event_ids: sandbox.state().acquisitions[item].asset_event_ids,
-			subscription_event_ids: [],
-			todo: null,
-			tracker_disconnect_pending: false,
-			state: AVAILABLE_ASSET,
-		}),
+		output: (item: number): IDataObject => assetResult(item, { asset_event_ids: sandbox.state().acquisitions[item].asset_event_ids }),
 	},
 };
 

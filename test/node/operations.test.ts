@@ -1,19 +1,7 @@
 import { nodeOutput } from '../../tools/n8n/engine';
-import { runInventory, sent, TIMESTAMP, useSandbox, UUID_V5 } from './util';
+import { availableAssetState, runInventory, sent, TIMESTAMP, useSandbox, UUID_V5 } from './util';
 
 const env = useSandbox();
-
-const availableAssetState = {
-	status: 'available',
-	person_id: null,
-	location_id: null,
-	sublocation_id: null,
-	is_in_storage: false,
-	person_loan_due: null,
-	location_loan_due: null,
-	condition_id: null,
-	decommission_event_type_id: null,
-};
 
 const jsonHeaders = (key: unknown) => ({
 	accept: 'application/json',

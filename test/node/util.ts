@@ -8,6 +8,19 @@ export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 export const UUID_V5 = /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 export const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d+Z$/;
 
+/** The state of an available asset in an asset result: the only status the API shows. */
+export const availableAssetState = {
+	status: 'available',
+	person_id: null,
+	location_id: null,
+	sublocation_id: null,
+	is_in_storage: false,
+	person_loan_due: null,
+	location_loan_due: null,
+	condition_id: null,
+	decommission_event_type_id: null,
+};
+
 /** One sandbox per test file, reset before each test. */
 export function useSandbox(): { readonly sandbox: SandboxHandle } {
 	const holder = {} as { sandbox: SandboxHandle };
