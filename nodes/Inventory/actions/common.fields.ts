@@ -1,6 +1,6 @@
 import type { INodePropertyOptions } from 'n8n-workflow';
 
-import { dateField, recordIdField, textField } from '../helpers/fields';
+import { recordIdField, textField, timestampField } from '../helpers/fields';
 
 export const TEXT_LIMIT = 10_000;
 export const NAME_LIMIT = 255;
@@ -13,16 +13,13 @@ export const assetId = recordIdField({
 	description: 'Numeric ID of the asset in your organization',
 });
 
-export const eventDate = dateField(
-	{
-		displayName: 'Event Date',
-		name: 'eventDate',
-		apiField: 'event_date',
-		description:
-			"When the event happened, in the workflow's time zone. Defaults to now. It cannot be in the future, nor earlier than a newer change of the record.",
-	},
-	'timestamp',
-);
+export const eventDate = timestampField({
+	displayName: 'Event Date',
+	name: 'eventDate',
+	apiField: 'event_date',
+	description:
+		"When the event happened, in the workflow's time zone. Defaults to now. It cannot be in the future, nor earlier than a newer change of the record.",
+});
 
 export const eventDescription = textField({
 	displayName: 'Description',

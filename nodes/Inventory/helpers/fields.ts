@@ -78,9 +78,14 @@ export function booleanField(declaration: Declaration): Field {
 	return declare(declaration, { kind: 'boolean' }, { type: 'boolean', default: false });
 }
 
-/** A date picker; `date` sends the calendar day, `timestamp` the instant with its offset. */
-export function dateField(declaration: Declaration, kind: 'date' | 'timestamp'): Field {
-	return declare(declaration, { kind }, { type: 'dateTime', default: '' });
+/** A date picker whose value is sent as the calendar day. */
+export function dateField(declaration: Declaration): Field {
+	return declare(declaration, { kind: 'date' }, { type: 'dateTime', default: '' });
+}
+
+/** A date picker whose value is sent as the instant with its offset; never in the future. */
+export function timestampField(declaration: Declaration): Field {
+	return declare(declaration, { kind: 'timestamp' }, { type: 'dateTime', default: '' });
 }
 
 /**

@@ -24,10 +24,12 @@ const notes = textField({
 	description: 'Plain text, up to 10,000 characters',
 });
 
-const dueDate = dateField(
-	{ displayName: 'Due Date', name: 'dueDate', apiField: 'due_date', description: "The day it is due, taken in the workflow's time zone" },
-	'date',
-);
+const dueDate = dateField({
+	displayName: 'Due Date',
+	name: 'dueDate',
+	apiField: 'due_date',
+	description: "The day it is due, taken in the workflow's time zone",
+});
 
 const isComplete = booleanField({
 	displayName: 'Is Complete',
