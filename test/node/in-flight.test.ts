@@ -1,5 +1,3 @@
-import type { IDataObject } from 'n8n-workflow';
-
 import { nodeOutput } from '../../tools/n8n/engine';
 import { runError, runInventory, sent, useSandbox, UUID_V5 } from './util';
 
@@ -53,7 +51,7 @@ describe('a 409 met by a retry of an unanswered attempt', () => {
 		expect(seen[seen.length - 1]).toEqual([201, true]);
 		expect(sandbox.state().counters.idempotencyInFlight).toBe(seen.length - 2);
 
-		const todos = sandbox.state().todos as IDataObject[];
+		const { todos } = sandbox.state();
 		expect(todos).toHaveLength(1);
 		expect(nodeOutput(run, 'Inventory')).toEqual([
 			{ json: expect.objectContaining({ asset_id: 1001, todo: expect.objectContaining({ id: todos[0].id, name: 'Tag and label' }) }), pairedItem: { item: 0 } },
