@@ -4,25 +4,33 @@
 // credential and an example workflow imported, and the owner account set up. Prints the editor URL
 // and the login; runs until Ctrl+C.
 //
+// `npm run dev` (this script with --watch) is n8n's own `n8n-node dev` loop on the pinned host: instead
+// of a packed tarball, this checkout is linked into the user folder's community nodes folder,
+// `n8n-node dev --external-n8n` recompiles on every change (tsc --watch), and n8n runs with
+// N8N_DEV_RELOAD=true so it reloads the node. (`n8n-node dev` alone would start `npx n8n@latest`,
+// which needs Node 24 and a release this registry lacks; the pinned n8n 2.40.7 runs on the host's Node 24.)
+//
 // Options (environment): N8N_PORT (default 5678, or a free port when taken), SANDBOX_PORT (default
 // 8080, or a free port when taken), E2E_DEV_FOLDER (default test/e2e/.work/dev: the n8n user
-// folder, kept between runs).
+// folder, kept between runs; test/e2e/.work/node-dev with --watch).
+import fs from 'node:fs';
 import path from 'node:path';
 
 import { ensureHost } from './lib/host.mjs';
 import { N8nInstance, OWNER } from './lib/n8n.mjs';
-import { buildPackage, installIntoNodesFolder, packPackage } from './lib/pkg.mjs';
+import { buildPackage, installIntoNodesFolder, linkIntoNodesFolder, packPackage } from './lib/pkg.mjs';
 import { API_TOKEN, ADMIN_TOKEN, Sandbox, buildSandbox } from './lib/sandbox.mjs';
-import { Steps, WORK_DIR, installCleanupHandlers, log, pickPort, sleep } from './lib/util.mjs';
+import { REPO_DIR, Steps, WORK_DIR, installCleanupHandlers, log, pickPort, sleep, spawnService, waitFor } from './lib/util.mjs';
 import * as W from './lib/workflows.mjs';
 
 installCleanupHandlers();
 const steps = new Steps();
+const watch = process.argv.includes('--watch');
 
 const host = await steps.run('n8n host: install or reuse', () => ensureHost());
-const pack = await steps.run('package: build and pack', async () => {
+const pack = await steps.run(watch ? 'package: build' : 'package: build and pack', async () => {
 	await buildPackage();
-	return await packPackage();
+	return watch ? undefined : await packPackage();
 });
 const sandbox = await steps.run('sandbox: build and start', async () => {
 	await buildSandbox();
@@ -32,22 +40,45 @@ const sandbox = await steps.run('sandbox: build and start', async () => {
 	});
 });
 
-const n8n = new N8nInstance({ name: 'dev', userFolder: process.env.E2E_DEV_FOLDER ?? path.join(WORK_DIR, 'dev') });
+const n8n = new N8nInstance({
+	name: 'dev',
+	userFolder: process.env.E2E_DEV_FOLDER ?? path.join(WORK_DIR, watch ? 'node-dev' : 'dev'),
+});
 n8n.port = await pickPort(Number(process.env.N8N_PORT ?? 5678));
 
-await steps.run('n8n: install the package, import credential and example workflow', async () => {
-	await installIntoNodesFolder(pack.tgz, n8n.nodesDir);
+if (watch) {
+	await steps.run('n8n-node dev --external-n8n (tsc --watch); the checkout linked into .n8n/nodes', async () => {
+		// n8n-node dev links the checkout into <its folder>/.n8n/custom, where n8n 2.40 globs every
+		// *.node.js below it (node_modules included) and names the node CUSTOM.inventory: its link goes
+		// to a folder n8n does not read, and n8n gets the checkout as the community package it is
+		// (.n8n/nodes/node_modules/n8n-nodes-inventory), so the node keeps its real type.
+		const cliFolder = path.join(WORK_DIR, 'node-dev-cli');
+		const cli = spawnService('n8n-node dev', path.join(REPO_DIR, 'node_modules', '.bin', 'n8n-node'), ['dev', '--external-n8n', '--custom-user-folder', cliFolder], {
+			env: process.env,
+			cwd: REPO_DIR,
+			logFile: path.join(n8n.logDir, 'n8n-node-dev.log'),
+		});
+		await waitFor('n8n-node dev: tsc --watch running', async () => {
+			if (cli.exited) throw new Error(`n8n-node dev exited (${cli.exitCode}); see ${cli.logFile}`);
+			return fs.readFileSync(cli.logFile, 'utf8').includes('Watching for file changes');
+		}, { timeoutMs: 120_000, intervalMs: 500 });
+		linkIntoNodesFolder(n8n.nodesDir);
+	});
+}
+
+await steps.run(watch ? 'n8n: import credential and example workflow' : 'n8n: install the package, import credential and example workflow', async () => {
+	if (!watch) await installIntoNodesFolder(pack.tgz, n8n.nodesDir);
 	await n8n.importCredentials(W.credentialJson({ baseUrl: sandbox.baseUrl, apiToken: API_TOKEN }));
 	await n8n.importWorkflow(W.editorWorkflow());
 });
 await steps.run('n8n: start, owner set up', async () => {
-	await n8n.start();
+	await n8n.start({ env: watch ? { N8N_DEV_RELOAD: 'true' } : {} });
 	await n8n.api().setupOwnerAndLogin(OWNER);
 });
 console.log(steps.summary());
 
 console.log(`
-  n8n ${host.version} with ${path.basename(pack.tgz)} is running.
+  n8n ${host.version} with ${watch ? `this checkout linked (n8n-node dev: edits recompile, n8n reloads the node)` : path.basename(pack.tgz)} is running.
 
   Editor:      ${n8n.baseUrl}/workflow/${W.editorWorkflow().id}
   Login:       ${OWNER.email} / ${OWNER.password}
@@ -55,7 +86,7 @@ console.log(`
   Sandbox:     ${sandbox.baseUrl}  (inspect: curl -H 'Authorization: Bearer ${ADMIN_TOKEN}' ${sandbox.baseUrl}/_sandbox/state)
   User folder: ${n8n.userFolder}  (logs in ${n8n.logDir})
 
-  Ctrl+C stops n8n and the sandbox.
+  Ctrl+C stops n8n${watch ? ', n8n-node dev' : ''} and the sandbox.
 `);
 
 for (;;) {

@@ -8,13 +8,13 @@
 //   4. "Retry execution" for real: `n8n start`, owner set up and logged in through the REST API, a
 //      failed execution retried through POST /rest/executions/:id/retry after fixing the cause
 //   5. the editor in headless Chromium: the node's forms for each operation and the credential,
-//      screenshots into docs/screenshots/
+//      screenshots into .github/screenshots/
 // Steps 3-5 are the named groups in groups/ (headless.mjs, retry.mjs, editor.mjs); this file sets up
 // what they share. Exits non-zero on any failure; prints the duration of each step.
 //
 // Environment: E2E_SKIP_BROWSER=1 skips step 5; E2E_KEEP=1 keeps the run's user folder;
 // E2E_HOST=n8n1 runs steps 1-3 on n8n 1.123.81 with Node 20 instead (compatibility);
-// E2E_UPDATE_SCREENSHOTS=1 writes the editor screenshots into docs/screenshots (else test/e2e/.work);
+// E2E_UPDATE_SCREENSHOTS=1 writes the editor screenshots into .github/screenshots (else test/e2e/.work);
 // E2E_ONLY=<text>[,<text>] runs only the checks whose names contain one of them;
 // E2E_INSTALL_MODE=npm installs the tarball with a plain `npm i <tgz>` instead of n8n's way.
 import fs from 'node:fs';
@@ -44,9 +44,10 @@ import * as W from './lib/workflows.mjs';
 installCleanupHandlers();
 const steps = new Steps();
 const started = Date.now();
-// docs/screenshots (committed, shown in the README) only when asked: `npm run e2e:screenshots`.
+// .github/screenshots (committed, shown in the README) only when asked: `npm run e2e:screenshots`. Not under
+// docs/: `n8n-node build` copies every .png and .svg outside dot-folders into dist/, so the tarball would carry them.
 const UPDATE_SCREENSHOTS = process.env.E2E_UPDATE_SCREENSHOTS === '1';
-const SCREENSHOT_DIR = UPDATE_SCREENSHOTS ? path.join(REPO_DIR, 'docs', 'screenshots') : path.join(WORK_DIR, 'screenshots');
+const SCREENSHOT_DIR = UPDATE_SCREENSHOTS ? path.join(REPO_DIR, '.github', 'screenshots') : path.join(WORK_DIR, 'screenshots');
 
 let n8n;
 let sandbox;
@@ -74,7 +75,7 @@ async function main() {
 		await buildPackage();
 		const p = await packPackage();
 		log(`packed ${path.basename(p.tgz)} (${p.files.length} files, ${p.size} bytes)`);
-		assert(p.files.every((f) => f === 'package.json' || f.startsWith('dist/') || /^(README|LICENSE)/i.test(f)), `unexpected files in the tarball: ${p.files.join(', ')}`);
+		assert(p.files.every((f) => f === 'package.json' || f.startsWith('dist/') || /^(README|LICENSE|CHANGELOG)/i.test(f)), `unexpected files in the tarball: ${p.files.join(', ')}`);
 		return p;
 	});
 

@@ -137,12 +137,13 @@ export class N8nInstance {
 		return { code: r.code, json, stdout: r.stdout, stderr: r.stderr };
 	}
 
-	async start({ timeoutMs = 120_000 } = {}) {
+	async start({ timeoutMs = 120_000, env: extraEnv = {} } = {}) {
 		this.port = this.port ?? (await freePort());
 		const env = this.env({
 			N8N_PORT: String(this.port),
 			N8N_RUNNERS_BROKER_PORT: String(await freePort()),
 			N8N_LOG_LEVEL: process.env.E2E_N8N_LOG_LEVEL ?? 'info',
+			...extraEnv,
 		});
 		const logFile = path.join(this.logDir, 'n8n-start.log');
 		const started = Date.now();

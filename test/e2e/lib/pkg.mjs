@@ -28,6 +28,16 @@ export async function packPackage() {
 	return { tgz, files: info[0].files.map((f) => f.path), size: info[0].size };
 }
 
+/** Links this checkout into <userFolder>/.n8n/nodes as the installed package (for `npm run dev`). */
+export function linkIntoNodesFolder(nodesDir) {
+	const link = path.join(nodesDir, 'node_modules', PACKAGE_NAME);
+	fs.mkdirSync(path.dirname(link), { recursive: true });
+	fs.rmSync(link, { recursive: true, force: true });
+	fs.symlinkSync(REPO_DIR, link, 'dir');
+	recordInNodesPackage(nodesDir, JSON.parse(fs.readFileSync(path.join(REPO_DIR, 'package.json'), 'utf8')).version);
+	return link;
+}
+
 /**
  * Installs the tarball into <userFolder>/.n8n/nodes.
  *
@@ -39,12 +49,8 @@ export async function packPackage() {
  */
 export async function installIntoNodesFolder(tgz, nodesDir, { mode = process.env.E2E_INSTALL_MODE ?? 'n8n' } = {}) {
 	fs.mkdirSync(nodesDir, { recursive: true });
-	const pkgJsonPath = path.join(nodesDir, 'package.json');
-	const nodesPkg = fs.existsSync(pkgJsonPath)
-		? JSON.parse(fs.readFileSync(pkgJsonPath, 'utf8'))
-		: { name: 'installed-nodes', private: true, dependencies: {} };
 	if (mode === 'npm') {
-		fs.writeFileSync(pkgJsonPath, JSON.stringify(nodesPkg, null, 2));
+		recordInNodesPackage(nodesDir);
 		// As on a user's machine, with the Node that runs n8n: npm also installs the peer
 		// dependency n8n-workflow there, whose isolated-vm builds only against Node 24.
 		await mustRun('npm', ['install', tgz, '--no-audit', '--no-fund'], { cwd: nodesDir, env: hostNodeEnv(), timeoutMs: 10 * 60_000 });
@@ -55,15 +61,24 @@ export async function installIntoNodesFolder(tgz, nodesDir, { mode = process.env
 	fs.mkdirSync(pkgDir, { recursive: true });
 	await mustRun('tar', ['-xzf', tgz, '-C', pkgDir, '--strip-components=1'], { timeoutMs: 60_000 });
 	const pj = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8'));
-	// eslint-disable-next-line no-unused-vars
-	const { devDependencies, peerDependencies, optionalDependencies, ...kept } = pj;
+	const kept = { ...pj };
+	for (const field of ['devDependencies', 'peerDependencies', 'optionalDependencies']) delete kept[field];
 	fs.writeFileSync(path.join(pkgDir, 'package.json'), JSON.stringify(kept, null, 2));
 	await mustRun(
 		'npm',
 		['install', '--audit=false', '--fund=false', '--bin-links=false', '--install-strategy=shallow', '--ignore-scripts=true', '--package-lock=false'],
 		{ cwd: pkgDir, env: cleanEnv(), timeoutMs: 10 * 60_000 },
 	);
-	nodesPkg.dependencies = { ...(nodesPkg.dependencies ?? {}), [PACKAGE_NAME]: pj.version };
-	fs.writeFileSync(pkgJsonPath, JSON.stringify(nodesPkg, null, 2));
+	recordInNodesPackage(nodesDir, pj.version);
 	return pkgDir;
+}
+
+/** nodes/package.json, where n8n lists the community packages it holds (with `version`, this one). */
+function recordInNodesPackage(nodesDir, version) {
+	const pkgJsonPath = path.join(nodesDir, 'package.json');
+	const nodesPkg = fs.existsSync(pkgJsonPath)
+		? JSON.parse(fs.readFileSync(pkgJsonPath, 'utf8'))
+		: { name: 'installed-nodes', private: true, dependencies: {} };
+	if (version) nodesPkg.dependencies = { ...(nodesPkg.dependencies ?? {}), [PACKAGE_NAME]: version };
+	fs.writeFileSync(pkgJsonPath, JSON.stringify(nodesPkg, null, 2));
 }
