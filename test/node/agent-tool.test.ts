@@ -89,6 +89,19 @@ const todo = (id: string, assetId: number): ScriptedToolCall => ({ id, tool: TOD
 const runKey = (nodeId: string, runIndex: number, executionId = 'exec-agent') =>
 	deriveIdempotencyKey({ instanceId: instanceId(), workflowId: WORKFLOW_ID, rootExecutionId: executionId, nodeId, runIndex, itemIndex: 0 });
 
+/** Retry On Fail on the acquisition tool (2 tries, no wait), with the node's own retries off. */
+const retryOnFail: Record<string, Partial<INode>> = {
+	[ACQUISITION_TOOL]: {
+		retryOnFail: true,
+		maxTries: 2,
+		waitBetweenTries: 0,
+		parameters: { ...toolNodes[0].parameters, options: { maxRetries: 0 } },
+	},
+};
+
+/** Every fresh key gets one 503 (nothing applied): a retry goes through only if it resends its key. */
+const failFreshKeysOnce = () => env.sandbox.setFaults({ operations: ['recordAcquisition'], serverErrorRate: 1, maxFaultsPerKey: 1 });
+
 const agentItems = (run: IRun) => nodeOutput(run, 'Agent').map(({ json }) => json);
 const toolRuns = (run: IRun, name: string) => run.data.resultData.runData[name] ?? [];
 
@@ -149,15 +162,8 @@ describe('tool calls through engine requests (AI Agent 3.x at the top of a workf
 	});
 
 	test('Retry On Fail reruns the call with the same run index, so with the same key', async () => {
-		// Every fresh key gets one 503: the retry goes through only if it sends the same key.
-		env.sandbox.setFaults({ operations: ['recordAcquisition'], serverErrorRate: 1, maxFaultsPerKey: 1 });
-		const retryOnFail: Partial<INode> = {
-			retryOnFail: true,
-			maxTries: 2,
-			waitBetweenTries: 0,
-			parameters: { ...toolNodes[0].parameters, options: { maxRetries: 0 } },
-		};
-		const run = await runAgent(ENGINE_AGENT_TYPE, [acquire('call_1', 1005)], { [ACQUISITION_TOOL]: retryOnFail });
+		failFreshKeysOnce();
+		const run = await runAgent(ENGINE_AGENT_TYPE, [acquire('call_1', 1005)], retryOnFail);
 		expect(env.sandbox.requests().map(({ status, key }) => [status, key])).toEqual([
 			[503, runKey('tool-acquisition', 0)],
 			[201, runKey('tool-acquisition', 0)],
@@ -172,14 +178,8 @@ describe('tool calls in-process (sub-agents, AI Agent before 3.x, the MCP server
 		deriveToolCallKey({ instanceId: instanceId(), workflowId: WORKFLOW_ID, rootExecutionId: 'exec-agent', nodeId }, { method: 'POST', path, body });
 
 	test('Retry On Fail gives each try a new run index, and the key stays the same', async () => {
-		env.sandbox.setFaults({ operations: ['recordAcquisition'], serverErrorRate: 1, maxFaultsPerKey: 1 });
-		const retryOnFail: Partial<INode> = {
-			retryOnFail: true,
-			maxTries: 2,
-			waitBetweenTries: 0,
-			parameters: { ...toolNodes[0].parameters, options: { maxRetries: 0 } },
-		};
-		const run = await runAgent(IN_PROCESS_AGENT_TYPE, [acquire('call_1', 1006)], { [ACQUISITION_TOOL]: retryOnFail });
+		failFreshKeysOnce();
+		const run = await runAgent(IN_PROCESS_AGENT_TYPE, [acquire('call_1', 1006)], retryOnFail);
 		// n8n logged the failed try and the retry as two runs of the tool node...
 		expect(toolRuns(run, ACQUISITION_TOOL).map((task) => task.executionStatus)).toEqual(['error', 'success']);
 		// ...and both sent the key of the call, not of the run.

@@ -12,11 +12,10 @@ import path from 'node:path';
 
 import { v5 as uuidV5 } from 'uuid';
 
-import { launchBrowser } from '../lib/browser.mjs';
-import { assertTextsVisible, closeNode, openNode, openWorkflow, signIn } from '../lib/editor.mjs';
+import { assertTextsVisible, closeNode, openNode, openWorkflow, withSignedInPage } from '../lib/editor.mjs';
 import { unflatten } from '../lib/n8n.mjs';
 import { toolCall, toolNamed, toolResults } from '../lib/scripted-openai.mjs';
-import { REPO_DIR, WORK_DIR, assert, assertEqual } from '../lib/util.mjs';
+import { REPO_DIR, assert, assertEqual } from '../lib/util.mjs';
 import * as W from '../lib/workflows.mjs';
 
 /** The node's UUID namespace, from the built package (run.mjs builds it before the checks). */
@@ -99,6 +98,16 @@ const derivedKey = ({ instanceId, workflowId, executionId, nodeId, runIndex }) =
 	uuidV5(['n8n', instanceId, workflowId, executionId, nodeId, runIndex, 0].join('\n'), idempotencyNamespace());
 
 const sortedBy = (list, key) => [...list].sort((a, b) => String(a[key]).localeCompare(String(b[key])));
+
+/** Every fresh key gets one 503 (nothing applied) while `fn` runs: a retry goes through only if it resends its key. */
+async function withFreshKeysFailingOnce(sandbox, fn) {
+	await sandbox.setFaults({ operations: ['recordAcquisition'], serverErrorRate: 1, maxFaultsPerKey: 1 });
+	try {
+		return await fn();
+	} finally {
+		await sandbox.setFaults(null);
+	}
+}
 
 async function runAgent(api, workflow) {
 	const executionId = await api.runManually(workflow.id, W.TRIGGER);
@@ -194,70 +203,58 @@ export async function agent({ n8n, sandbox, api, model, screenshotDir, skipBrows
 		assertEqual(model.unexpected, [], 'requests the scripted model did not expect');
 	});
 
-	await check('agent: Retry On Fail on the tool resends the same Idempotency-Key', async () => {
+	/** Runs an agent workflow whose acquisition tool has Retry On Fail, the model calling it once. */
+	const runRetryOnFail = async (workflow) => {
 		await sandbox.reset();
 		model.reset();
 		model.script = retryScript;
-		// Every fresh key gets one 503 (nothing applied), then goes through: a retry with the same key
-		// succeeds, a retry with a new key would get a 503 again and fail the call.
-		await sandbox.setFaults({ operations: ['recordAcquisition'], serverErrorRate: 1, maxFaultsPerKey: 1 });
-		try {
-			const { executionId, runData } = await runAgent(api, retryWf);
-			const requests = (await sandbox.requests()).filter((r) => r.operation);
-			const key = derivedKey({ instanceId, workflowId: retryWf.id, executionId, nodeId: nodeId(ACQUISITION_TOOL), runIndex: 0 });
-			assertEqual(
-				requests.map((r) => [r.path, r.status, r.key]),
-				[
-					['/api/v1/assets/1004/acquisitions', 503, key],
-					['/api/v1/assets/1004/acquisitions', 201, key],
-				],
-				'the try and its retry: same key (run index 0), applied once',
-			);
-			assertEqual(runData[ACQUISITION_TOOL].length, 1, 'Retry On Fail reran the tool call in the same run');
-			assertEqual((await sandbox.state()).counters?.faults?.serverError, 1, 'one injected 503');
-			assertEqual(toolOutput(runData[ACQUISITION_TOOL][0]).asset_id, 1004, 'the call succeeded on its retry');
-		} finally {
-			await sandbox.setFaults(null);
-		}
+		return await withFreshKeysFailingOnce(sandbox, async () => {
+			const { executionId, runData } = await runAgent(api, workflow);
+			return { executionId, runData, requests: (await sandbox.requests()).filter((r) => r.operation) };
+		});
+	};
+	const retriedPath = '/api/v1/assets/1004/acquisitions';
+	const retriedBody = { event_type_id: PURCHASE_EVENT_TYPE, event_date: '2026-11-02T00:00:00+00:00', description: 'Order PO-7731', price: 899.5 };
+
+	await check('agent: Retry On Fail on the tool resends the same Idempotency-Key', async () => {
+		const { executionId, runData, requests } = await runRetryOnFail(retryWf);
+		const key = derivedKey({ instanceId, workflowId: retryWf.id, executionId, nodeId: nodeId(ACQUISITION_TOOL), runIndex: 0 });
+		assertEqual(
+			requests.map((r) => [r.path, r.body, r.status, r.key]),
+			[
+				[retriedPath, retriedBody, 503, key],
+				[retriedPath, retriedBody, 201, key],
+			],
+			'the try and its retry: same key (run index 0), applied once',
+		);
+		assertEqual(runData[ACQUISITION_TOOL].length, 1, 'Retry On Fail reran the tool call in the same run');
+		assertEqual((await sandbox.state()).counters?.faults?.serverError, 1, 'one injected 503');
+		assertEqual(toolOutput(runData[ACQUISITION_TOOL][0]).asset_id, 1004, 'the call succeeded on its retry');
 	});
 
 	await check('agent: AI Agent 2.2 calls the tool in-process; Retry On Fail (a new run per try) keeps the key', async () => {
-		await sandbox.reset();
-		model.reset();
-		model.script = retryScript;
-		await sandbox.setFaults({ operations: ['recordAcquisition'], serverErrorRate: 1, maxFaultsPerKey: 1 });
-		try {
-			const { executionId, runData } = await runAgent(api, inProcessRetryWf);
-			const requests = (await sandbox.requests()).filter((r) => r.operation);
-			const requestPath = '/api/v1/assets/1004/acquisitions';
-			const body = { event_type_id: PURCHASE_EVENT_TYPE, event_date: '2026-11-02T00:00:00+00:00', description: 'Order PO-7731', price: 899.5 };
-			const key = toolCallKey({ instanceId, workflowId: inProcessRetryWf.id, executionId, nodeId: nodeId(ACQUISITION_TOOL), path: requestPath, body });
-			assertEqual(
-				requests.map((r) => [r.path, r.body, r.status, r.key]),
-				[
-					[requestPath, body, 503, key],
-					[requestPath, body, 201, key],
-				],
-				'the try and its retry: the key of the call, applied once',
-			);
-			// Here n8n logs each try as a run of its own (run indexes 0 and 1): a key from the run index
-			// would have changed between the try and its retry.
-			assertEqual(runData[ACQUISITION_TOOL].map((r) => r.executionStatus), ['error', 'success'], 'the tool runs n8n logged: one per try');
-			assertEqual((await sandbox.state()).acquisitions.length, 1, 'one acquisition');
-			const answer = runData['AI Agent'].at(-1).data.main[0][0].json.output;
-			assert(answer.includes('"asset_id":1004'), `the agent's answer carries the result: ${answer}`);
-		} finally {
-			await sandbox.setFaults(null);
-		}
+		const { executionId, runData, requests } = await runRetryOnFail(inProcessRetryWf);
+		const key = toolCallKey({ instanceId, workflowId: inProcessRetryWf.id, executionId, nodeId: nodeId(ACQUISITION_TOOL), path: retriedPath, body: retriedBody });
+		assertEqual(
+			requests.map((r) => [r.path, r.body, r.status, r.key]),
+			[
+				[retriedPath, retriedBody, 503, key],
+				[retriedPath, retriedBody, 201, key],
+			],
+			'the try and its retry: the key of the call, applied once',
+		);
+		// Here n8n logs each try as a run of its own (run indexes 0 and 1): a key from the run index
+		// would have changed between the try and its retry.
+		assertEqual(runData[ACQUISITION_TOOL].map((r) => r.executionStatus), ['error', 'success'], 'the tool runs n8n logged: one per try');
+		assertEqual((await sandbox.state()).acquisitions.length, 1, 'one acquisition');
+		const answer = runData['AI Agent'].at(-1).data.main[0][0].json.output;
+		assert(answer.includes('"asset_id":1004'), `the agent's answer carries the result: ${answer}`);
 	});
 
 	if (skipBrowser) return;
 	await check('editor: the purchase e-mail agent workflow, screenshot', async () => {
 		fs.mkdirSync(screenshotDir, { recursive: true });
-		const b = await launchBrowser({ viewport: { width: 1280, height: 800 } });
-		const page = b.page;
-		try {
-			await signIn(page, n8n.baseUrl);
+		await withSignedInPage(n8n.baseUrl, 'agent-editor-failure', async (page) => {
 			await openWorkflow(page, n8n.baseUrl, purchaseWf.id);
 			const names = await page.$$eval('[data-test-id="canvas-node"]', (els) => els.map((e) => e.getAttribute('data-node-name')));
 			for (const n of ['AI Agent', 'OpenAI Chat Model', ACQUISITION_TOOL, TODO_TOOL]) assert(names.includes(n), `canvas shows node "${n}" (has ${names.join(', ')})`);
@@ -266,12 +263,6 @@ export async function agent({ n8n, sandbox, api, model, screenshotDir, skipBrows
 			await assertTextsVisible(page, '[data-test-id="ndv"] [data-test-id="node-parameters"]', ['Asset ID', 'Event Type ID'], `tool node "${ACQUISITION_TOOL}"`);
 			await page.screenshot({ path: path.join(screenshotDir, 'agent-tool.png') });
 			await closeNode(page);
-		} catch (e) {
-			fs.mkdirSync(WORK_DIR, { recursive: true });
-			await page.screenshot({ path: path.join(WORK_DIR, 'agent-editor-failure.png') }).catch(() => {});
-			throw new Error(`${e.message}\n(screenshot of the failure: ${path.join(WORK_DIR, 'agent-editor-failure.png')})`);
-		} finally {
-			await b.close();
-		}
+		});
 	});
 }
