@@ -20,6 +20,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
+import { agent, agentWorkflows } from './groups/agent.mjs';
 import { editor } from './groups/editor.mjs';
 import { headless } from './groups/headless.mjs';
 import { retryExecution } from './groups/retry.mjs';
@@ -28,6 +29,7 @@ import { HOST_DIR, HOST_FLAVOR, ensureHost } from './lib/host.mjs';
 import { N8nInstance, OWNER } from './lib/n8n.mjs';
 import { PACKAGE_NAME, buildPackage, installIntoNodesFolder, packPackage } from './lib/pkg.mjs';
 import { API_TOKEN, Sandbox, buildSandbox } from './lib/sandbox.mjs';
+import { ScriptedChatModel } from './lib/scripted-openai.mjs';
 import {
 	REPO_DIR,
 	Steps,
@@ -51,6 +53,7 @@ const SCREENSHOT_DIR = UPDATE_SCREENSHOTS ? path.join(REPO_DIR, '.github', 'scre
 
 let n8n;
 let sandbox;
+let model;
 let failed = false;
 let passed = 0;
 
@@ -111,6 +114,17 @@ async function main() {
 		]);
 	});
 
+	if (HOST_FLAVOR === 'n8n2') {
+		await steps.run('agent: scripted chat model up; n8n CLI: import its credential and the agent workflows', async () => {
+			model = await new ScriptedChatModel(() => {
+				throw new Error('no script set');
+			}).start();
+			log(`scripted chat model on ${model.baseUrl}`);
+			await n8n.importCredentials(W.openAiCredentialJson({ url: model.baseUrl }));
+			await n8n.importWorkflows(agentWorkflows());
+		});
+	}
+
 	// ----- headless --------------------------------------------------------------------------
 	await headless({ n8n, sandbox }, check);
 
@@ -133,6 +147,9 @@ async function main() {
 
 	await retryExecution({ sandbox, api }, check);
 
+	// ----- the node as an AI agent's tool (scripted chat model) --------------------------------------
+	await agent({ n8n, sandbox, api, model, screenshotDir: SCREENSHOT_DIR, skipBrowser }, check);
+
 	// ----- the editor ----------------------------------------------------------------------------
 	if (!skipBrowser) {
 		await editor({ n8n, screenshotDir: SCREENSHOT_DIR }, check);
@@ -149,6 +166,7 @@ try {
 } finally {
 	await n8n?.stop().catch(() => {});
 	await sandbox?.stop().catch(() => {});
+	await model?.stop().catch(() => {});
 	if (n8n && !failed && process.env.E2E_KEEP !== '1') fs.rmSync(n8n.userFolder, { recursive: true, force: true });
 	else if (n8n) log(`kept ${n8n.userFolder} (logs in ${n8n.logDir})`);
 	console.log(steps.summary());

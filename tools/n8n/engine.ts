@@ -23,12 +23,12 @@ import type {
 	IWorkflowSettings,
 	IConnections,
 } from 'n8n-workflow';
-import { deepCopy, ICredentialsHelper, Workflow } from 'n8n-workflow';
+import { deepCopy, ICredentialsHelper, NodeConnectionTypes, Workflow } from 'n8n-workflow';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
-import { FixtureItems } from './fixture-nodes';
+import { FixtureEngineAgent, FixtureInProcessAgent, FixtureItems } from './fixture-nodes';
 
 /**
  * The repository root: the nearest folder above this file whose package.json is this package's.
@@ -63,11 +63,38 @@ const { InventoryApi } = require(join(DIST, 'credentials/InventoryApi.credential
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 export const INVENTORY_TYPE = 'n8n-nodes-inventory.inventory';
+export const INVENTORY_TOOL_TYPE = `${INVENTORY_TYPE}Tool`;
 export const ITEMS_TYPE = 'test.fixtureItems';
+export const ENGINE_AGENT_TYPE = 'test.fixtureEngineAgent';
+export const IN_PROCESS_AGENT_TYPE = 'test.fixtureInProcessAgent';
 
+/**
+ * A node's tool variant, made the way n8n 2.40's NodeTypes makes one for a node with `usableAsTool`
+ * (packages/cli/src/node-types.ts, convertNodeToAiTool): the same node with `<name>Tool` as name, no
+ * inputs and one `ai_tool` output.
+ */
+function toolVariant(nodeType: INodeType): INodeType {
+	const { description } = nodeType;
+	return Object.create(nodeType, {
+		description: {
+			value: {
+				...description,
+				name: `${description.name}Tool`,
+				displayName: `${description.displayName} Tool`,
+				inputs: [],
+				outputs: [NodeConnectionTypes.AiTool],
+			},
+		},
+	}) as INodeType;
+}
+
+const inventory = new Inventory();
 const nodeTypes: Record<string, INodeType> = {
-	[INVENTORY_TYPE]: new Inventory(),
+	[INVENTORY_TYPE]: inventory,
+	[INVENTORY_TOOL_TYPE]: toolVariant(inventory),
 	[ITEMS_TYPE]: new FixtureItems(),
+	[ENGINE_AGENT_TYPE]: new FixtureEngineAgent(),
+	[IN_PROCESS_AGENT_TYPE]: new FixtureInProcessAgent(),
 };
 
 export const inventoryNodeType = nodeTypes[INVENTORY_TYPE];
@@ -184,10 +211,15 @@ export function instanceId(): string {
 	return Container.get(InstanceSettings).instanceId;
 }
 
-/** Every node without a parent starts, as with a manual run from several start nodes. */
+/**
+ * Every node without a parent starts, as with a manual run from several start nodes; sub-nodes (a
+ * tool connected to an agent) run only when their agent calls them.
+ */
 function startingExecutionData(workflow: Workflow): IRunExecutionData {
+	const isSubNode = (name: string) =>
+		Object.keys(workflow.connectionsBySourceNode[name] ?? {}).some((type) => type !== NodeConnectionTypes.Main);
 	const startNodes = Object.values(workflow.nodes).filter(
-		(node) => workflow.getParentNodes(node.name).length === 0,
+		(node) => workflow.getParentNodes(node.name).length === 0 && !isSubNode(node.name),
 	);
 	if (startNodes.length === 0) throw new Error('Workflow has no start node');
 	return {

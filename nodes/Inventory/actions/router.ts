@@ -5,6 +5,7 @@ import { chooseIdempotencyKey, runIdentity } from '../helpers/idempotency';
 import { ItemInput } from '../helpers/itemInput';
 import { runPool } from '../helpers/pool';
 import { readRunOptions } from '../helpers/runOptions';
+import { compactForAgent, isToolVariant } from '../helpers/toolMode';
 import { openConnection, RateLimitGate, sendInventoryRequest } from '../transport';
 import * as asset from './asset/Asset.resource';
 import type { InventoryOperation, InventoryType } from './node.type';
@@ -29,6 +30,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const { policy, concurrency } = readRunOptions(new ItemInput(this, 0));
 	const gate = new RateLimitGate();
 	const identity = runIdentity(this);
+	const asTool = isToolVariant(this);
 
 	const results: INodeExecutionData[] = new Array(items.length);
 	let failure: { index: number; error: Error } | undefined;
@@ -42,7 +44,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 				const businessKey = this.getNodeParameter('options.idempotencyKey', itemIndex, '');
 				const idempotencyKey = chooseIdempotencyKey(businessKey, { ...identity, itemIndex }, request);
 				const data = await sendInventoryRequest.call(this, { ...request, itemIndex, idempotencyKey }, connection, policy, gate);
-				results[itemIndex] = { json: data, pairedItem: { item: itemIndex } };
+				results[itemIndex] = { json: asTool ? compactForAgent(data) : data, pairedItem: { item: itemIndex } };
 			} catch (caught) {
 				const error =
 					caught instanceof NodeApiError || caught instanceof NodeOperationError

@@ -1,6 +1,8 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { createHash, randomUUID } from 'node:crypto';
 
+import { isInProcessToolCall } from './toolMode';
+
 /** This package's UUID v5 namespace. Changing it would change every derived key: never do. */
 export const IDEMPOTENCY_NAMESPACE = '7b9099c4-d47a-462c-82f3-435bf23df9b2';
 
@@ -43,6 +45,23 @@ export function deriveIdempotencyKey(identity: ActionIdentity): string {
 }
 
 /**
+ * The key of a tool call that n8n runs in-process (a sub-agent's tools, agents before version 3, the
+ * MCP server trigger): there n8n gives every try of "Retry On Fail" a new run index, so the run index
+ * cannot tell a retry from a new call. The call is identified by what it sends instead: a retry sends
+ * the same request and reuses the key; a call that sends anything else is a new action. Two identical
+ * calls in one execution are therefore one action (the second is replayed).
+ */
+export function deriveToolCallKey(
+	identity: Omit<ActionIdentity, 'runIndex' | 'itemIndex'>,
+	request: { method: string; path: string; body: unknown },
+): string {
+	const { instanceId, workflowId, rootExecutionId, nodeId } = identity;
+	return uuidV5(
+		['n8n-tool-call', instanceId, workflowId, rootExecutionId, nodeId, request.method.toUpperCase(), request.path, JSON.stringify(request.body)].join('\n'),
+	);
+}
+
+/**
  * A user-supplied business key: a UUID is sent as is; any other string is bound to the method and
  * path, so one business id used on two operations or two records never yields the same key.
  */
@@ -57,12 +76,17 @@ function businessIdempotencyKey(value: string, method: string, path: string): st
  */
 export function chooseIdempotencyKey(
 	businessKey: unknown,
-	action: ActionIdentity,
-	request: { method: string; path: string },
+	action: ItemIdentity,
+	request: { method: string; path: string; body: unknown },
 ): string {
 	const business = String(businessKey ?? '').trim();
-	if (business === '') return deriveIdempotencyKey(action);
-	return businessIdempotencyKey(business, request.method, request.path);
+	if (business !== '') return businessIdempotencyKey(business, request.method, request.path);
+	return action.inProcessToolCall ? deriveToolCallKey(action, request) : deriveIdempotencyKey(action);
+}
+
+/** One item's identity, and whether n8n runs it as an in-process tool call (see deriveToolCallKey). */
+export interface ItemIdentity extends ActionIdentity {
+	inProcessToolCall: boolean;
 }
 
 interface ExecutionCustomData {
@@ -87,9 +111,10 @@ function resolveRootExecutionId(
 }
 
 /** The identity of this run of the node, shared by its items (each adds its item index). */
-export function runIdentity(context: IExecuteFunctions): Omit<ActionIdentity, 'itemIndex'> {
+export function runIdentity(context: IExecuteFunctions): Omit<ItemIdentity, 'itemIndex'> {
 	const proxy = context.getWorkflowDataProxy(0);
 	return {
+		inProcessToolCall: isInProcessToolCall(context),
 		instanceId: context.getInstanceId(),
 		workflowId: String(context.getWorkflow().id ?? ''),
 		rootExecutionId: resolveRootExecutionId(proxy.$execution?.customData, context.getExecutionId()),

@@ -2,18 +2,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { launchBrowser } from '../lib/browser.mjs';
-import { assertTextsVisible, closeNode, openNode, openWorkflow, signIn } from '../lib/editor.mjs';
-import { WORK_DIR, assert } from '../lib/util.mjs';
+import { assertTextsVisible, closeNode, openNode, openWorkflow, withSignedInPage } from '../lib/editor.mjs';
+import { assert } from '../lib/util.mjs';
 import * as W from '../lib/workflows.mjs';
 
 export async function editor({ n8n, screenshotDir: SCREENSHOT_DIR }, check) {
 	await check('editor: node forms and credential in headless Chromium, screenshots', async () => {
 		fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
-		const b = await launchBrowser({ viewport: { width: 1280, height: 800 } });
-		const page = b.page;
-		try {
-			await signIn(page, n8n.baseUrl);
+		await withSignedInPage(n8n.baseUrl, 'editor-failure', async (page) => {
 			const wf = W.editorWorkflow();
 			await openWorkflow(page, n8n.baseUrl, wf.id);
 			const names = await page.$$eval('[data-test-id="canvas-node"]', (els) => els.map((e) => e.getAttribute('data-node-name')));
@@ -37,12 +33,6 @@ export async function editor({ n8n, screenshotDir: SCREENSHOT_DIR }, check) {
 			await page.waitForTimeout(800);
 			await assertTextsVisible(page, '[data-test-id="editCredential-modal"]', ['Base URL', 'API Token'], 'credential "Inventory sandbox"');
 			await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'credential.png') });
-		} catch (e) {
-			fs.mkdirSync(WORK_DIR, { recursive: true });
-			await page.screenshot({ path: path.join(WORK_DIR, 'editor-failure.png') }).catch(() => {});
-			throw new Error(`${e.message}\n(screenshot of the failure: ${path.join(WORK_DIR, 'editor-failure.png')})`);
-		} finally {
-			await b.close();
-		}
+		});
 	});
 }

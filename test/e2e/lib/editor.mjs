@@ -1,7 +1,11 @@
 // The n8n editor (2.x) in headless Chromium: sign in, open a workflow, open a node's panel (NDV),
 // open a credential, assert visible fields, take screenshots.
+import fs from 'node:fs';
+import path from 'node:path';
+
+import { launchBrowser } from './browser.mjs';
 import { OWNER } from './n8n.mjs';
-import { assert } from './util.mjs';
+import { WORK_DIR, assert } from './util.mjs';
 
 export async function signIn(page, baseUrl, owner = OWNER) {
 	await page.goto(`${baseUrl}/signin`);
@@ -40,4 +44,24 @@ export async function assertTextsVisible(page, containerSelector, texts, what) {
 	const text = await page.$eval(containerSelector, (e) => e.innerText);
 	const missing = texts.filter((t) => !text.includes(t));
 	assert(missing.length === 0, `${what}: not visible: ${missing.join(', ')}\n--- visible text ---\n${text.slice(0, 2000)}`);
+}
+
+/**
+ * A fresh headless Chromium signed in to n8n, for `fn(page)`; on failure a screenshot of the page
+ * is kept under .work (`<failureName>.png`) and named in the error.
+ */
+export async function withSignedInPage(baseUrl, failureName, fn) {
+	const b = await launchBrowser({ viewport: { width: 1280, height: 800 } });
+	const { page } = b;
+	try {
+		await signIn(page, baseUrl);
+		return await fn(page);
+	} catch (e) {
+		const shot = path.join(WORK_DIR, `${failureName}.png`);
+		fs.mkdirSync(WORK_DIR, { recursive: true });
+		await page.screenshot({ path: shot }).catch(() => {});
+		throw new Error(`${e.message}\n(screenshot of the failure: ${shot})`);
+	} finally {
+		await b.close();
+	}
 }
