@@ -34,7 +34,7 @@ import {
 	waitForWebhook,
 } from './lib/queue.mjs';
 import { API_TOKEN, Sandbox, buildSandbox } from './lib/sandbox.mjs';
-import { REPO_DIR, Steps, WORK_DIR, assert, assertEqual, fmtMs, installCleanupHandlers, log, sleep, waitFor } from './lib/util.mjs';
+import { REPO_DIR, Steps, WORK_DIR, assert, assertEqual, checkRunner, fmtMs, installCleanupHandlers, log, sleep, waitFor } from './lib/util.mjs';
 import * as W from './lib/workflows.mjs';
 
 installCleanupHandlers();
@@ -51,14 +51,8 @@ let stack;
 let sandbox;
 let regular;
 let failed = false;
-let passed = 0;
-
-async function check(name, fn) {
-	const only = process.env.E2E_ONLY;
-	if (only && !only.split(',').some((o) => name.includes(o))) return log(`(skipped: ${name})`);
-	await steps.run(name, fn);
-	passed++;
-}
+const checks = checkRunner(steps);
+const check = checks.check;
 
 /** The node's own key derivation, from the built package (what both workers run). */
 function derivedKey(identity) {
@@ -117,19 +111,25 @@ async function statusTimeline(api, executionId, { timeoutMs }) {
 	return seen;
 }
 
-/** Sends a batch in the background, kills `victim()` once `afterItems` to-dos of it exist; returns what happened. */
-async function crashMidNode({ baseUrl, webhookPath, items, afterItems, kill }) {
+/**
+ * Sends 200 items to `webhookPath` in the background with the sandbox slowed down (30 ms a request),
+ * calls `kill()` once 40 of them exist, lifts the latency; returns the items and what happened.
+ */
+async function crashMidNode({ baseUrl, webhookPath, batch, kill }) {
+	await sandbox.reset();
+	await sandbox.setFaults({ operations: ['createTodo'], latencyMs: 30 });
+	const items = batchItems(batch, 200);
 	const names = items.map((i) => i.name);
-	const pending = postWebhook(baseUrl, webhookPath, { batch: items[0].name.split('-')[0], items }, { timeoutMs: 180_000 }).catch((e) => ({ error: e.message }));
-	await waitFor(`${afterItems} to-dos of the batch at the sandbox`, async () => {
+	const pending = postWebhook(baseUrl, webhookPath, { batch, items }, { timeoutMs: 180_000 }).catch((e) => ({ error: e.message }));
+	await waitFor('40 to-dos of the batch at the sandbox', async () => {
 		const todos = (await sandbox.state()).todos.filter((t) => names.includes(t.name));
-		return todos.length >= afterItems;
+		return todos.length >= 40;
 	}, { timeoutMs: 120_000, intervalMs: 100 });
-	const killedAt = Date.now();
 	await kill();
 	await sleep(1000);
+	await sandbox.setFaults(null);
 	const createdBeforeKill = (await sandbox.state()).todos.filter((t) => names.includes(t.name)).length;
-	return { pending, killedAt, createdBeforeKill };
+	return { items, names, pending, createdBeforeKill };
 }
 
 /** What n8n stored of a killed execution (the data a Retry starts from). */
@@ -290,18 +290,13 @@ async function main() {
 	});
 
 	await check('queue mode: a worker SIGKILLed mid-node; recovery by re-sending with the business key: 0 duplicates, 0 lost', async () => {
-		await sandbox.reset();
-		await sandbox.setFaults({ operations: ['createTodo'], latencyMs: 30 });
-		const items = batchItems('K', 200);
-		const names = items.map((i) => i.name);
 		const before = new Set((await listExecutions(api, bizWf.id)).map((e) => String(e.id)));
 		let victim;
 		let executionId;
-		const crash = await crashMidNode({
+		const { items, names, ...crash } = await crashMidNode({
 			baseUrl: mainN8n.baseUrl,
 			webhookPath: webhookPathOf(bizWf),
-			items,
-			afterItems: 40,
+			batch: 'K',
 			kill: async () => {
 				[{ id: executionId }] = (await listExecutions(api, bizWf.id)).filter((e) => !before.has(String(e.id)));
 				[victim] = workers.filter((w) => w.executionsInLog().started.includes(String(executionId)));
@@ -309,7 +304,6 @@ async function main() {
 				victim.killHard();
 			},
 		});
-		await sandbox.setFaults(null);
 		note(`execution ${executionId} on ${victim.name}: SIGKILL after ${crash.createdBeforeKill} of 200 to-dos were created`);
 		const timeline = await statusTimeline(api, executionId, { timeoutMs: 90_000 });
 		note(`status of ${executionId} after the kill${await errorOf(timeline.at(-1).execution)}: ${timeline.map((s) => `${s.status} (+${fmtMs(s.atMs)})`).join(' -> ')}`);
@@ -346,21 +340,16 @@ async function main() {
 	/** Sends 200 items, SIGKILLs n8n (and its task runner) mid-node, restarts it; returns what it then reports. */
 	const crashRegular = async (wf, batch) => {
 		await regularSetUp();
-		await sandbox.reset();
-		await sandbox.setFaults({ operations: ['createTodo'], latencyMs: 30 });
-		const items = batchItems(batch, 200);
 		let executionId;
-		const crash = await crashMidNode({
+		const { items, names, ...crash } = await crashMidNode({
 			baseUrl: regular.baseUrl,
 			webhookPath: webhookPathOf(wf),
-			items,
-			afterItems: 40,
+			batch,
 			kill: async () => {
 				[{ id: executionId }] = await listExecutions(regularApi, wf.id);
 				process.kill(-regular.server.child.pid, 'SIGKILL');
 			},
 		});
-		await sandbox.setFaults(null);
 		const answer = await crash.pending;
 		note(`regular mode, ${wf.name}: execution ${executionId} SIGKILLed after ${crash.createdBeforeKill} of 200 to-dos; its webhook call: ${answer.error ?? `HTTP ${answer.status}`}`);
 		await regular.stop();
@@ -371,7 +360,7 @@ async function main() {
 		note(`regular mode: status of ${executionId} after the restart${await errorOf(last)}: ${timeline.map((t) => `${t.status} (+${fmtMs(t.atMs)})`).join(' -> ')}`);
 		note(`regular mode: stored data of ${executionId}: ${await describeStored(last)}`);
 		assert(last.status !== 'success', `the killed execution ${executionId} must not be reported as successful`);
-		return { executionId, items, names: items.map((i) => i.name) };
+		return { executionId, items, names };
 	};
 
 	await check('regular mode: n8n SIGKILLed mid-node and restarted; recovery by re-sending with the business key: 0 duplicates, 0 lost', async () => {
@@ -408,6 +397,6 @@ try {
 	for (const line of measured) console.log(`  - ${line}`);
 	console.log(steps.summary());
 	console.log(`\nqueue-mode e2e wall time: ${fmtMs(Date.now() - started)}`);
-	console.log(`queue-mode e2e: ${passed} passed, ${failed ? 1 : 0} failed`);
+	console.log(`queue-mode e2e: ${checks.passed} passed, ${failed ? 1 : 0} failed`);
 	process.exit(failed ? 1 : 0);
 }
