@@ -5,6 +5,8 @@ module.exports = {
 	roots: ['<rootDir>/test', '<rootDir>/sandbox/test'],
 	testMatch: ['**/*.test.ts'],
 	testPathIgnorePatterns: ['/node_modules/', '/test/e2e/'],
+	// The e2e suites' n8n user folders (npm run n8n / n8n:queue keep theirs) hold package.json copies.
+	modulePathIgnorePatterns: ['<rootDir>/test/e2e/.work/'],
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json'}],
 	},

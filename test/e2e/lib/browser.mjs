@@ -3,21 +3,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { log, mustRun } from './util.mjs';
+import { aptInstall } from './apt.mjs';
 
 export const CHROMIUM = process.env.E2E_CHROMIUM ?? '/usr/bin/chromium';
 
 export async function ensureChromium() {
 	if (fs.existsSync(CHROMIUM)) return { installed: false };
-	if (process.getuid?.() !== 0) {
-		throw new Error(
-			`${CHROMIUM} is missing and this is not root: install Debian's chromium (sudo apt-get install -y chromium) or set E2E_CHROMIUM`,
-		);
-	}
-	log('installing chromium with apt-get');
-	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-	await mustRun('apt-get', ['update'], { env, timeoutMs: 5 * 60_000 });
-	await mustRun('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], { env, timeoutMs: 10 * 60_000 });
+	await aptInstall(['chromium'], { what: `${CHROMIUM} (or set E2E_CHROMIUM)` });
 	if (!fs.existsSync(CHROMIUM)) throw new Error(`apt-get install chromium did not provide ${CHROMIUM}`);
 	return { installed: true };
 }

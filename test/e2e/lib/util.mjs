@@ -261,3 +261,20 @@ export function parseTrailingJson(text) {
 	}
 	throw new Error(`no JSON found in output:\n${text.slice(-3000)}`);
 }
+
+/**
+ * Named checks run as steps; E2E_ONLY=<text>[,<text>] runs only those whose names contain one of
+ * the texts. `passed` counts the checks that ran and passed.
+ */
+export function checkRunner(steps) {
+	const runner = {
+		passed: 0,
+		async check(name, fn) {
+			const only = process.env.E2E_ONLY;
+			if (only && !only.split(',').some((o) => name.includes(o))) return log(`(skipped: ${name})`);
+			await steps.run(name, fn);
+			runner.passed++;
+		},
+	};
+	return runner;
+}

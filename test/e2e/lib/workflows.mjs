@@ -53,13 +53,13 @@ function noOp(name, position) {
 
 const link = (node, index = 0) => ({ node, type: 'main', index });
 
-function chain(...names) {
+export function chain(...names) {
 	const c = {};
 	for (let i = 0; i < names.length - 1; i++) c[names[i]] = { main: [[link(names[i + 1])]] };
 	return c;
 }
 
-function workflow(id, name, nodes, connections) {
+export function workflow(id, name, nodes, connections) {
 	return { id, name, active: false, isArchived: false, nodes, connections, settings: { ...SETTINGS }, pinData: {}, staticData: null };
 }
 
