@@ -46,20 +46,38 @@ function checkUnknown(body: Record<string, unknown>, allowed: readonly string[],
 	}
 }
 
+/**
+ * A field the contract types as "… or null": undefined when absent, null when null, the value when it
+ * has the type, else undefined with the error "must be <what> or null".
+ */
+function nullable<T>(
+	body: Record<string, unknown>,
+	key: string,
+	is: (v: unknown) => v is T,
+	what: string,
+	c: Collector,
+): T | null | undefined {
+	if (!has(body, key)) return undefined;
+	const v = body[key];
+	if (v === null) return null;
+	if (!is(v)) {
+		c.add(key, `The ${key} field must be ${what} or null.`);
+		return undefined;
+	}
+	return v;
+}
+
+const isString = (v: unknown): v is string => typeof v === 'string';
+const isInteger = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
+
 function optionalText(
 	body: Record<string, unknown>,
 	key: string,
 	max: number,
 	c: Collector,
 ): string | null | undefined {
-	if (!has(body, key)) return undefined;
-	const v = body[key];
-	if (v === null) return null;
-	if (typeof v !== 'string') {
-		c.add(key, `The ${key} field must be a string or null.`);
-		return undefined;
-	}
-	if (charLength(v) > max) c.add(key, `The ${key} field may not be greater than ${max} characters.`);
+	const v = nullable(body, key, isString, 'a string', c);
+	if (typeof v === 'string' && charLength(v) > max) c.add(key, `The ${key} field may not be greater than ${max} characters.`);
 	return v;
 }
 
@@ -100,14 +118,8 @@ function integerInRange(
 	max: number,
 	c: Collector,
 ): number | null | undefined {
-	if (!has(body, key)) return undefined;
-	const v = body[key];
-	if (v === null) return null;
-	if (typeof v !== 'number' || !Number.isInteger(v)) {
-		c.add(key, `The ${key} field must be an integer or null.`);
-		return undefined;
-	}
-	if (v < min || v > max) {
+	const v = nullable(body, key, isInteger, 'an integer', c);
+	if (typeof v === 'number' && (v < min || v > max)) {
 		c.add(key, `The ${key} field must be between ${min} and ${max}.`);
 		return undefined;
 	}
@@ -166,6 +178,20 @@ function eventDate(body: Record<string, unknown>, now: Date, c: Collector): { ti
 		return undefined;
 	}
 	return { time: parsed.time, raw: v };
+}
+
+/** What every event-creating operation reads: event_date (default now) and description. */
+export interface EventFields {
+	eventTime: number;
+	eventDateRaw: string | null;
+	description: string | null;
+}
+
+/** undefined when event_date is invalid (the error is collected; description is checked either way). */
+function eventFields(body: Record<string, unknown>, now: Date, c: Collector): EventFields | undefined {
+	const date = eventDate(body, now, c);
+	const description = optionalText(body, 'description', TEXT_MAX, c);
+	return date && { eventTime: date.time, eventDateRaw: date.raw, description: description ?? null };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -232,10 +258,7 @@ export function validateTodo(
 // PUT /api/v1/subscriptions/{record}/billing
 // ---------------------------------------------------------------------------------------------
 
-export interface BillingInput {
-	eventTime: number;
-	eventDateRaw: string | null;
-	description: string | null;
+export interface BillingInput extends EventFields {
 	price_model: 'lump_sum' | 'per_license';
 	costCents: number;
 	billing_frequency: string;
@@ -250,8 +273,7 @@ export function validateBilling(body: Record<string, unknown>, now: Date): Valid
 		['event_date', 'description', 'price_model', 'cost', 'billing_frequency', 'license_count', 'billing_type'],
 		c,
 	);
-	const date = eventDate(body, now, c);
-	const description = optionalText(body, 'description', TEXT_MAX, c);
+	const event = eventFields(body, now, c);
 
 	let priceModel: 'lump_sum' | 'per_license' | undefined;
 	if (!has(body, 'price_model') || body.price_model === null) c.add('price_model', 'The price_model field is required.');
@@ -275,15 +297,13 @@ export function validateBilling(body: Record<string, unknown>, now: Date): Valid
 		c.add('license_count', 'The license_count field is required when price_model is per_license.');
 	}
 
-	if (!c.ok || !date || priceModel === undefined || cost === undefined || cost === null || frequency === undefined) {
+	if (!c.ok || !event || priceModel === undefined || cost === undefined || cost === null || frequency === undefined) {
 		return { ok: false, errors: c.errors };
 	}
 	return {
 		ok: true,
 		value: {
-			eventTime: date.time,
-			eventDateRaw: date.raw,
-			description: description ?? null,
+			...event,
 			price_model: priceModel,
 			costCents: cost,
 			billing_frequency: frequency,
@@ -296,10 +316,7 @@ export function validateBilling(body: Record<string, unknown>, now: Date): Valid
 // POST /api/v1/assets/{record}/acquisitions
 // ---------------------------------------------------------------------------------------------
 
-export interface AcquisitionInput {
-	eventTime: number;
-	eventDateRaw: string | null;
-	description: string | null;
+export interface AcquisitionInput extends EventFields {
 	eventType: SeedEventType;
 	field_values: Record<string, unknown>;
 	acquired_from: string | null;
@@ -371,8 +388,7 @@ export function validateAcquisition(
 		],
 		c,
 	);
-	const date = eventDate(body, now, c);
-	const description = optionalText(body, 'description', TEXT_MAX, c);
+	const event = eventFields(body, now, c);
 	const acquiredFrom = optionalText(body, 'acquired_from', NAME_MAX, c);
 
 	let eventType: SeedEventType | undefined;
@@ -445,13 +461,11 @@ export function validateAcquisition(
 		}
 	}
 
-	if (!c.ok || !date || !eventType) return { ok: false, errors: c.errors };
+	if (!c.ok || !event || !eventType) return { ok: false, errors: c.errors };
 	return {
 		ok: true,
 		value: {
-			eventTime: date.time,
-			eventDateRaw: date.raw,
-			description: description ?? null,
+			...event,
 			eventType,
 			field_values: fieldValues,
 			acquired_from: acquiredFrom ?? null,

@@ -113,20 +113,7 @@ export class World {
 		};
 		this.todos.push(todo);
 		const { organization_id: _o, asset_id: _a, ...todoOut } = todo;
-		return {
-			status: 201,
-			applied: true,
-			body: {
-				data: {
-					asset_id: asset.id,
-					asset_event_ids: [],
-					subscription_event_ids: [],
-					todo: todoOut,
-					tracker_disconnect_pending: false,
-					state: assetState(asset),
-				},
-			},
-		};
+		return assetActionCreated(asset, [], todoOut);
 	}
 
 	// -------------------------------------------------------------------------------------------
@@ -142,11 +129,8 @@ export class World {
 		if (sub.final) {
 			return conflict('The subscription is final; it must be restored before its billing can be changed.');
 		}
-		if (olderThan(v.value.eventTime, sub.lastChange)) {
-			return conflict(
-				`The event_date precedes a newer state change of this subscription (${formatTimestamp(sub.lastChange)}); refresh the record.`,
-			);
-		}
+		const stale = staleEventDate('subscription', v.value.eventTime, sub.lastChange);
+		if (stale) return stale;
 		const before = billingValues(sub);
 		sub.price_model = v.value.price_model;
 		sub.costCents = v.value.costCents;
@@ -200,11 +184,8 @@ export class World {
 		const v = validateAcquisition(body, now, org.eventTypes);
 		if (!v.ok) return invalid(v.errors);
 		const input = v.value;
-		if (olderThan(input.eventTime, asset.lastChange)) {
-			return conflict(
-				`The event_date precedes a newer state change of this asset (${formatTimestamp(asset.lastChange)}); refresh the record.`,
-			);
-		}
+		const stale = staleEventDate('asset', input.eventTime, asset.lastChange);
+		if (stale) return stale;
 		const reactivate = asset.status === 'decommissioned';
 		if (reactivate && org.maxReactivations !== null && org.reactivationsUsed >= org.maxReactivations) {
 			return conflict(
@@ -213,34 +194,27 @@ export class World {
 		}
 		const at = formatTimestamp(now.getTime());
 		const eventDate = formatTimestamp(input.eventTime);
-		const eventIds: number[] = [];
-		if (reactivate) {
-			const reactivation: AssetEventView = {
+		const addEvent = (kind: string, eventTypeId: number | null): number => {
+			const event: AssetEventView = {
 				organization_id: org.id,
 				id: this.next.assetEvent++,
 				asset_id: asset.id,
-				kind: 'reactivation',
+				kind,
 				event_date: eventDate,
-				event_type_id: null,
+				event_type_id: eventTypeId,
 				created_at: at,
 			};
-			this.assetEvents.push(reactivation);
-			eventIds.push(reactivation.id);
+			this.assetEvents.push(event);
+			return event.id;
+		};
+		const eventIds: number[] = [];
+		if (reactivate) {
+			eventIds.push(addEvent('reactivation', null));
 			org.reactivationsUsed++;
 			asset.status = 'available';
 			asset.decommission_event_type_id = null;
 		}
-		const acquisitionEvent: AssetEventView = {
-			organization_id: org.id,
-			id: this.next.assetEvent++,
-			asset_id: asset.id,
-			kind: 'acquisition',
-			event_date: eventDate,
-			event_type_id: input.eventType.id,
-			created_at: at,
-		};
-		this.assetEvents.push(acquisitionEvent);
-		eventIds.push(acquisitionEvent.id);
+		eventIds.push(addEvent('acquisition', input.eventType.id));
 		asset.lastChange = Math.max(asset.lastChange, input.eventTime);
 		const money = (c: number | null) => (c === null ? null : formatMoney(c));
 		const record: AcquisitionView = {
@@ -267,60 +241,42 @@ export class World {
 		this.acquisitions.push(record);
 		const { organization_id: _o, asset_id: _a, idempotency_key: _k, created_at: _c, ...details } = record;
 		asset.acquisition = details;
-		return {
-			status: 201,
-			applied: true,
-			body: {
-				data: {
-					asset_id: asset.id,
-					asset_event_ids: eventIds,
-					subscription_event_ids: [],
-					todo: null,
-					tracker_disconnect_pending: false,
-					state: assetState(asset),
-				},
-			},
-		};
+		return assetActionCreated(asset, eventIds, null);
 	}
 
 	// -------------------------------------------------------------------------------------------
 	// Inspection views
 	// -------------------------------------------------------------------------------------------
 	assetViews(): AssetView[] {
-		const out: AssetView[] = [];
-		for (const org of this.orgs.values()) {
-			for (const a of org.assets.values()) {
-				out.push({
-					organization_id: org.id,
-					id: a.id,
-					name: a.name,
-					status: a.status,
-					is_in_storage: a.is_in_storage,
-					decommission_event_type_id: a.decommission_event_type_id,
-					last_state_change_at: formatTimestamp(a.lastChange),
-					acquisition: a.acquisition,
-				});
-			}
-		}
-		return out;
+		return [...this.orgs.values()].flatMap((org) =>
+			[...org.assets.values()].map((a) => ({
+				organization_id: org.id,
+				id: a.id,
+				name: a.name,
+				status: a.status,
+				is_in_storage: a.is_in_storage,
+				decommission_event_type_id: a.decommission_event_type_id,
+				last_state_change_at: formatTimestamp(a.lastChange),
+				acquisition: a.acquisition,
+			})),
+		);
 	}
 
 	subscriptionViews(): SubscriptionView[] {
-		const out: SubscriptionView[] = [];
-		for (const org of this.orgs.values()) {
-			for (const s of org.subscriptions.values()) {
-				out.push({
-					organization_id: org.id,
-					id: s.id,
-					name: s.name,
-					free: s.free,
-					final: s.final,
-					...subscriptionState(s),
-					last_state_change_at: formatTimestamp(s.lastChange),
-				} as SubscriptionView);
-			}
-		}
-		return out;
+		return [...this.orgs.values()].flatMap((org) =>
+			[...org.subscriptions.values()].map(
+				(s) =>
+					({
+						organization_id: org.id,
+						id: s.id,
+						name: s.name,
+						free: s.free,
+						final: s.final,
+						...subscriptionState(s),
+						last_state_change_at: formatTimestamp(s.lastChange),
+					}) as SubscriptionView,
+			),
+		);
 	}
 }
 
@@ -366,9 +322,30 @@ function buildOrg(o: SeedOrganization): Org {
 	};
 }
 
-/** Whole-second comparison: an event_date strictly before the newest state change. */
-function olderThan(eventTime: number, lastChange: number): boolean {
-	return Math.floor(eventTime / 1000) < Math.floor(lastChange / 1000);
+/** 409 when the event_date is before the record's newest state change (whole seconds), else null. */
+function staleEventDate(record: 'asset' | 'subscription', eventTime: number, lastChange: number): OpResult | null {
+	if (Math.floor(eventTime / 1000) >= Math.floor(lastChange / 1000)) return null;
+	return conflict(
+		`The event_date precedes a newer state change of this ${record} (${formatTimestamp(lastChange)}); refresh the record.`,
+	);
+}
+
+/** 201 with the API's action result for an asset: the events created, the to-do (if any), the new state. */
+function assetActionCreated(asset: Asset, assetEventIds: number[], todo: unknown): OpResult {
+	return {
+		status: 201,
+		applied: true,
+		body: {
+			data: {
+				asset_id: asset.id,
+				asset_event_ids: assetEventIds,
+				subscription_event_ids: [],
+				todo,
+				tracker_disconnect_pending: false,
+				state: assetState(asset),
+			},
+		},
+	};
 }
 
 function assetState(a: Asset): Record<string, unknown> {
