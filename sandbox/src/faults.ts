@@ -94,7 +94,7 @@ const RATE_OPTION = {
 	slowResponse: 'slowResponseRate',
 } as const;
 
-function zeroCounters(): Record<FaultKind, number> {
+export function zeroFaultCounters(): Record<FaultKind, number> {
 	return Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as Record<FaultKind, number>;
 }
 
@@ -134,6 +134,10 @@ export class FaultPlan {
 		return true;
 	}
 
+	recordLatency(): void {
+		this.engine.recordLatency();
+	}
+
 	get serverErrorStatus(): number {
 		return this.config.serverErrorStatus ?? DEFAULT_SERVER_ERROR_STATUS;
 	}
@@ -145,7 +149,7 @@ export class FaultPlan {
 
 export class FaultEngine {
 	private config: FaultConfig | null = null;
-	counters = zeroCounters();
+	counters = zeroFaultCounters();
 	private readonly faultsByKey = new Map<string, number>();
 	private readonly attempts = new Map<string, number>();
 	private window: { start: number; count: number } | null = null;
@@ -161,7 +165,7 @@ export class FaultEngine {
 
 	/** Forgets counters, per-key fault counts and the rate-limit window (the config stays). */
 	resetCounters(): void {
-		this.counters = zeroCounters();
+		this.counters = zeroFaultCounters();
 		this.faultsByKey.clear();
 		this.attempts.clear();
 		this.window = null;
