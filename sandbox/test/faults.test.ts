@@ -1,17 +1,10 @@
 import axios from 'axios';
 
-import { acquisition, billing, randomUUID, startTestSandbox, todo, type TestSandbox } from './helpers';
+import { TOKENS } from '../../test/fixtures';
+import { acquisition, billing, randomUUID, todo, useTestSandbox } from './helpers';
 import { startSandbox, type FaultConfig } from '../src';
 
-let t: TestSandbox;
-beforeAll(async () => {
-	t = await startTestSandbox();
-});
-afterAll(() => t.sb.close());
-beforeEach(() => {
-	t.sb.setFaults(null);
-	t.sb.reset();
-});
+const t = useTestSandbox();
 
 /** Sends until success or the retry budget is spent; network errors count as failed attempts. */
 async function withRetries(send: () => Promise<{ status: number; headers: Record<string, unknown> }>, budget: number) {
@@ -217,7 +210,7 @@ describe('PUT/GET/DELETE /_sandbox/faults (admin token)', () => {
 		expect((await t.admin.put('/_sandbox/faults', { latencyMs: -1 })).status).toBe(422);
 		const noAuth = await t.http.put('/_sandbox/faults', { serverErrorRate: 1 });
 		expect(noAuth.status).toBe(401);
-		const apiToken = await t.http.put('/_sandbox/faults', { serverErrorRate: 1 }, { headers: { Authorization: 'Bearer inv_demo_full_access' } });
+		const apiToken = await t.http.put('/_sandbox/faults', { serverErrorRate: 1 }, { headers: { Authorization: `Bearer ${TOKENS.fullAccess}` } });
 		expect(apiToken.status).toBe(401);
 		expect(t.sb.state().faults).toBeNull();
 	});

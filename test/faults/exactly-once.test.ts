@@ -6,6 +6,7 @@
  */
 import type { IDataObject, INodeExecutionData, IRun } from 'n8n-workflow';
 
+import { createTodoParameters, recordAcquisitionParameters, TOKENS, updateBillingParameters } from '../fixtures';
 import {
 	startSandbox,
 	type FaultConfig,
@@ -16,7 +17,7 @@ import {
 	type SandboxState,
 } from '../../sandbox/src';
 import { inventoryWorkflow, nodeOutput, retryExecution, runWorkflow } from '../../tools/n8n/engine';
-import { branchesWorkflow, captureOutput, occurrences, serializeRun, TOKEN, type Capture } from './helpers';
+import { branchesWorkflow, captureOutput, occurrences, serializeRun, type Capture } from './helpers';
 
 const TODOS = 400;
 const ACQUISITIONS = 300;
@@ -132,39 +133,23 @@ const mixedWorkflow = (concurrency: number) =>
 		{
 			name: 'Create To-dos',
 			items: todoItems,
-			parameters: {
-				resource: 'asset',
-				operation: 'createTodo',
-				assetId: '={{ $json.assetId }}',
-				name: '={{ $json.task }}',
-				options: nodeOptions(concurrency),
-			},
+			parameters: createTodoParameters({ assetId: '={{ $json.assetId }}', name: '={{ $json.task }}', options: nodeOptions(concurrency) }),
 		},
 		{
 			name: 'Record Acquisitions',
 			items: acquisitionItems,
-			parameters: {
-				resource: 'asset',
-				operation: 'recordAcquisition',
-				assetId: '={{ $json.assetId }}',
-				eventTypeId: '301',
-				additionalFields: { description: '={{ $json.ref }}', price: '={{ $json.price }}' },
-				options: nodeOptions(concurrency),
-			},
+			parameters: recordAcquisitionParameters(
+				{ assetId: '={{ $json.assetId }}', options: nodeOptions(concurrency) },
+				{ description: '={{ $json.ref }}', price: '={{ $json.price }}' },
+			),
 		},
 		{
 			name: 'Update Billing',
 			items: billingItems,
-			parameters: {
-				resource: 'subscription',
-				operation: 'updateBilling',
-				subscriptionId: '={{ $json.subscriptionId }}',
-				priceModel: 'lump_sum',
-				cost: '={{ $json.cost }}',
-				billingFrequency: 'monthly',
-				additionalFields: { description: '={{ $json.ref }}' },
-				options: nodeOptions(concurrency),
-			},
+			parameters: updateBillingParameters(
+				{ subscriptionId: '={{ $json.subscriptionId }}', cost: '={{ $json.cost }}', options: nodeOptions(concurrency) },
+				{ description: '={{ $json.ref }}' },
+			),
 		},
 	]);
 
@@ -195,7 +180,7 @@ function expectNoToken(runs: IRun[]): void {
 		JSON.stringify(sandboxLog),
 		JSON.stringify(sandbox.requests()),
 	];
-	for (const text of texts) expect(occurrences(text, TOKEN)).toEqual([]);
+	for (const text of texts) expect(occurrences(text, TOKENS.fullAccess)).toEqual([]);
 	expect(capture.lines.some((line) => line.startsWith('debug Running node'))).toBe(true);
 }
 
@@ -276,7 +261,7 @@ describe.each([
 	test('every item succeeds; exactly 1,000 records with their events, 0 duplicates, 0 missing', async () => {
 		rateLimitEvery(FAULTS, RATE_LIMIT_EVERY, slowTrips);
 		const run = await runWorkflow(mixedWorkflow(concurrency), {
-			credentials: { baseUrl: sandbox.baseUrl, apiToken: TOKEN },
+			credentials: { baseUrl: sandbox.baseUrl, apiToken: TOKENS.fullAccess },
 		});
 		onLog = () => {};
 		await slowResponsesDelivered();
@@ -306,13 +291,12 @@ describe.each([
 
 describe('a batch that fails mid-way, then n8n\'s "Retry execution"', () => {
 	const items = Array.from({ length: 40 }, (_, i) => ({ assetId: 1001 + (i % 20), task: `batch-${i}` }));
-	const parameters = (concurrency: number, maxRetries: number) => ({
-		resource: 'asset',
-		operation: 'createTodo',
-		assetId: '={{ $json.assetId }}',
-		name: '={{ $json.task }}',
-		options: { concurrency, maxRetries, retryDelay: 5, timeout: 1000 },
-	});
+	const parameters = (concurrency: number, maxRetries: number) =>
+		createTodoParameters({
+			assetId: '={{ $json.assetId }}',
+			name: '={{ $json.task }}',
+			options: { concurrency, maxRetries, retryDelay: 5, timeout: 1000 },
+		});
 
 	function createdBy(requests: RecordedRequest[]): Set<string> {
 		return new Set(requests.filter((r) => r.status === 201 && !r.replayed).map((r) => r.key ?? ''));
@@ -328,7 +312,7 @@ describe('a batch that fails mid-way, then n8n\'s "Retry execution"', () => {
 			}
 		};
 		const first = await runWorkflow(workflow, {
-			credentials: { baseUrl: sandbox.baseUrl, apiToken: TOKEN },
+			credentials: { baseUrl: sandbox.baseUrl, apiToken: TOKENS.fullAccess },
 			executionId: 'exec-outage-1',
 		});
 		onLog = () => {};
@@ -345,7 +329,7 @@ describe('a batch that fails mid-way, then n8n\'s "Retry execution"', () => {
 		sandbox.setFaults(null);
 		const seq = firstRequests.length;
 		const retry = await retryExecution(workflow, first, {
-			credentials: { baseUrl: sandbox.baseUrl, apiToken: TOKEN },
+			credentials: { baseUrl: sandbox.baseUrl, apiToken: TOKENS.fullAccess },
 			failedExecutionId: 'exec-outage-1',
 			executionId: 'exec-outage-2',
 		});
@@ -381,7 +365,7 @@ describe('a batch that fails mid-way, then n8n\'s "Retry execution"', () => {
 			maxFaultsPerKey: 1000,
 		});
 		const first = await runWorkflow(workflow, {
-			credentials: { baseUrl: sandbox.baseUrl, apiToken: TOKEN },
+			credentials: { baseUrl: sandbox.baseUrl, apiToken: TOKENS.fullAccess },
 			executionId: 'exec-faulty-1',
 		});
 		expect(first.status).toBe('error');
@@ -398,7 +382,7 @@ describe('a batch that fails mid-way, then n8n\'s "Retry execution"', () => {
 		sandbox.setFaults(null);
 		const seq = firstRequests.length;
 		const retry = await retryExecution(workflow, first, {
-			credentials: { baseUrl: sandbox.baseUrl, apiToken: TOKEN },
+			credentials: { baseUrl: sandbox.baseUrl, apiToken: TOKENS.fullAccess },
 			failedExecutionId: 'exec-faulty-1',
 			executionId: 'exec-faulty-2',
 		});
