@@ -6,9 +6,11 @@ import { authenticate } from './auth';
 import { bump } from './counters';
 import type { FaultPlan } from './faults';
 import { IdempotencyStore, UUID_RE, fingerprint } from './idempotency';
+import { createTodo, recordAcquisition, updateBilling } from './operations';
 import { acceptsJson, headerValue, isJsonContentType, type ApiRequest, type Reply } from './request';
+import { errorBody, type OpResult } from './results';
 import type { Counters, Operation, Permission, SeedToken } from './types';
-import { errorBody, type OpResult, type Org, type World } from './world';
+import type { Org, World } from './world';
 
 const PERMISSION: Record<Operation, Permission> = {
 	createTodo: 'assets:todos',
@@ -145,11 +147,11 @@ function applyOperation(world: World, ctx: ApiRequest, org: Org, token: SeedToke
 	// Record lookup (404) comes before body validation inside each operation.
 	switch (ctx.operation) {
 		case 'createTodo':
-			return world.createTodo(org, token, id, body);
+			return createTodo(world, org, token, id, body);
 		case 'updateBilling':
-			return world.updateBilling(org, key, id, body);
+			return updateBilling(world, org, key, id, body);
 		case 'recordAcquisition':
-			return world.recordAcquisition(org, key, id, body);
+			return recordAcquisition(world, org, key, id, body);
 	}
 }
 

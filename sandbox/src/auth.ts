@@ -5,8 +5,9 @@
 import type { IncomingMessage } from 'node:http';
 
 import { bearerToken, headerValue, type Reply } from './request';
+import { errorBody } from './results';
 import type { SeedToken } from './types';
-import { errorBody, type Org, type World } from './world';
+import type { Org, World } from './world';
 
 export type Authentication = { ok: true; token: SeedToken; org: Org } | { ok: false; reply: Reply };
 

@@ -7,7 +7,7 @@ import type { ServerResponse } from 'node:http';
 
 import type { FaultPlan } from './faults';
 import { destroySocket, type Outcome, type Reply, type RequestContext } from './request';
-import { errorBody } from './world';
+import { errorBody } from './results';
 
 export interface FaultIo {
 	sleep(ms: number): Promise<void>;

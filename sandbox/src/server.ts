@@ -22,8 +22,9 @@ import {
 	type Reply,
 	type RequestContext,
 } from './request';
+import { errorBody } from './results';
 import type { FaultConfig, LogEntry, RecordedRequest, SandboxState, SeedData } from './types';
-import { World, errorBody } from './world';
+import { World } from './world';
 
 const MAX_RECORDED_REQUESTS = 10_000;
 
