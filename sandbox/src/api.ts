@@ -4,7 +4,6 @@
  */
 import { authenticate } from './auth';
 import { bump } from './counters';
-import type { FaultPlan } from './faults';
 import { IdempotencyStore, UUID_RE, fingerprint } from './idempotency';
 import { createTodo, recordAcquisition, updateBilling } from './operations';
 import { acceptsJson, headerValue, isJsonContentType, type ApiRequest, type Reply } from './request';
@@ -53,10 +52,10 @@ export interface ApiState {
 	readonly idempotency: IdempotencyStore;
 	readonly counters: Counters;
 	now(): Date;
-	sleep(ms: number): Promise<void>;
 }
 
-export async function apiReply(state: ApiState, ctx: ApiRequest, plan: FaultPlan | null): Promise<Reply> {
+/** `whileInFlight` runs with the key held, before the action is applied; true when it held the action as a fault. */
+export async function apiReply(state: ApiState, ctx: ApiRequest, whileInFlight: () => Promise<boolean>): Promise<Reply> {
 	const auth = authenticate(ctx.req, state.world, state.now());
 	if (!auth.ok) return auth.reply;
 	const { token, org } = auth;
@@ -80,9 +79,9 @@ export async function apiReply(state: ApiState, ctx: ApiRequest, plan: FaultPlan
 	// Hold the key while the action is processed.
 	state.idempotency.begin(org.id, key, fp);
 	try {
-		if (plan && plan.processingDelayMs > 0) await state.sleep(plan.processingDelayMs);
+		const heldInFlight = await whileInFlight();
 		const result = applyOperation(state.world, ctx, org, token, key);
-		if (!result.applied) return { status: result.status, body: result.body };
+		if (!result.applied) return { status: result.status, body: result.body, heldInFlight };
 		const text = JSON.stringify(result.body);
 		state.idempotency.store({
 			organizationId: org.id,
@@ -96,7 +95,7 @@ export async function apiReply(state: ApiState, ctx: ApiRequest, plan: FaultPlan
 		});
 		state.counters.applied++;
 		bump(state.counters.appliedByOperation, ctx.operation);
-		return { status: result.status, body: result.body, bodyText: text, applied: true };
+		return { status: result.status, body: result.body, bodyText: text, applied: true, heldInFlight };
 	} finally {
 		state.idempotency.end(org.id, key);
 	}

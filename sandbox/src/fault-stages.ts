@@ -1,7 +1,8 @@
 /**
  * Where the injected faults act on a request. Before the action: added latency, then 429, a reset
- * connection or a 5xx (nothing applied). After an applied action: the response dropped or held back.
- * A stage that returns an Outcome has answered the request; null lets it go on.
+ * connection or a 5xx (nothing applied). While its key is held in flight: the hold (then applied).
+ * After an applied action: the response dropped or held back. A stage that returns an Outcome has
+ * answered the request; null lets it go on.
  */
 import type { ServerResponse } from 'node:http';
 
@@ -42,8 +43,23 @@ export async function faultBeforeApply(plan: FaultPlan, ctx: RequestContext, io:
 	return null;
 }
 
-/** Only for a reply that applied an action: a replay or an error is never dropped or slowed. */
+/**
+ * With the key held in flight, before the action is applied: processingDelayMs (not a fault), then
+ * the holdInFlight fault, which keeps the key for longer than a client waits. true when it held.
+ */
+export async function faultWhileInFlight(plan: FaultPlan, io: FaultIo): Promise<boolean> {
+	if (plan.processingDelayMs > 0) await io.sleep(plan.processingDelayMs);
+	if (!plan.fires('holdInFlight')) return false;
+	await io.sleep(plan.holdInFlightMs);
+	return true;
+}
+
+/**
+ * A held action's reply goes out as it is (its client has most likely given up). Otherwise only a
+ * reply that applied an action is dropped or slowed; a replay or an error never is.
+ */
 export async function faultAfterApply(plan: FaultPlan, ctx: RequestContext, reply: Reply, io: FaultIo): Promise<Outcome | null> {
+	if (reply.heldInFlight) return { reply, fault: 'holdInFlight', delivered: io.send(ctx.res, reply) };
 	if (!reply.applied) return null;
 	if (plan.fires('dropAfterApply')) {
 		destroySocket(ctx.res, false);

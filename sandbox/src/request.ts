@@ -42,6 +42,8 @@ export interface Reply {
 	replayed?: boolean;
 	/** Set when this request applied an action (fresh, not a replay). */
 	applied?: boolean;
+	/** Set when the holdInFlight fault held this request's key before the action was applied. */
+	heldInFlight?: boolean;
 }
 
 /** What became of a request: the reply (null when the connection was reset first), the injected fault, whether it reached the client. */

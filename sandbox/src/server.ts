@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { NOTICE, adminReply } from './admin';
 import { apiReply, matchRoute } from './api';
 import { bump, emptyCounters } from './counters';
-import { faultAfterApply, faultBeforeApply, type FaultIo } from './fault-stages';
+import { faultAfterApply, faultBeforeApply, faultWhileInFlight, type FaultIo } from './fault-stages';
 import { FaultEngine } from './faults';
 import { IdempotencyStore } from './idempotency';
 import {
@@ -197,7 +197,7 @@ export class SandboxCore implements FaultIo {
 		const plan = this.faults.plan(ctx.operation, ctx.rawKey?.toLowerCase() ?? `#request-${ctx.seq}`);
 		const refused = plan && (await faultBeforeApply(plan, ctx, this));
 		if (refused) return refused;
-		const reply = await apiReply(this, ctx, plan);
+		const reply = await apiReply(this, ctx, async () => (plan ? await faultWhileInFlight(plan, this) : false));
 		const spoiled = plan && (await faultAfterApply(plan, ctx, reply, this));
 		if (spoiled) return spoiled;
 		this.send(ctx.res, reply);

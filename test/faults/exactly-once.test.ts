@@ -24,8 +24,13 @@ const ACQUISITIONS = 300;
 const BILLINGS = 300;
 const ACTIONS = TODOS + ACQUISITIONS + BILLINGS;
 
-/** The node's retry budget in these runs, and small waits so 1,000 faulty actions take seconds. */
-const MAX_RETRIES = 8;
+/**
+ * The node's retry budget in these runs (the most it allows), and small waits so 1,000 faulty actions
+ * take seconds. It covers the 5 injected faults a key may meet plus the 409s of a held action: between
+ * the 100 ms timeout and the end of a 120 ms hold, the back-off (2.5–5, 5–10, 10–20 ms…) sends at
+ * most three retries.
+ */
+const MAX_RETRIES = 10;
 const nodeOptions = (concurrency: number) => ({
 	concurrency,
 	maxRetries: MAX_RETRIES,
@@ -37,16 +42,21 @@ const nodeOptions = (concurrency: number) => ({
 /**
  * Rate-based faults, decided by the sandbox per Idempotency-Key and attempt: about a fifth of the
  * actions meet each kind. slowResponse holds an applied action's response for 1 s, ten times the
- * node's 100 ms timeout; dropAfterApply and slowResponse can only hit the attempt that applies the
- * action, so their rates are set so that each reaches about 20 % of the actions. At most 5 injected
- * faults per key, below the node's 8 retries.
+ * node's 100 ms timeout. holdInFlight keeps a fresh action's key in flight for 120 ms before applying
+ * it, so the node's attempt times out and its retries meet "409 still being processed" until the
+ * replay (the sandbox runs in this process: the node's 100 ms timer, set first, always fires first).
+ * holdInFlight, dropAfterApply and slowResponse can only hit the attempt that applies the action,
+ * and each one that fires rules out the next, so their rates are set so that each reaches about 20 %
+ * of the actions. At most 5 injected faults per key.
  */
 const FAULTS: FaultConfig = {
 	seed: 20260331,
 	resetBeforeApplyRate: 0.2,
 	serverErrorRate: 0.2,
-	dropAfterApplyRate: 0.2,
-	slowResponseRate: 0.25,
+	holdInFlightRate: 0.25,
+	holdInFlightMs: 120,
+	dropAfterApplyRate: 0.3,
+	slowResponseRate: 0.42,
 	slowResponseDelayMs: 1000,
 	maxFaultsPerKey: 5,
 };
@@ -207,7 +217,8 @@ function expectExactlyOnce(run: IRun, state: SandboxState, requests: RecordedReq
 	expect(state.counters.applied).toBe(ACTIONS);
 
 	// Per idempotency key: 1,000 keys stored, each applied by exactly one request; every retry of a
-	// key resent the identical request (method, path, body) and got a replay or a fault.
+	// key resent the identical request (method, path, body) and got a replay, a fault, or (while the
+	// key was held in flight) a 409.
 	expect(state.idempotencyKeys).toHaveLength(ACTIONS);
 	expect(duplicates(state.idempotencyKeys.map((entry) => entry.key))).toEqual([]);
 	expect(duplicates([...state.acquisitions, ...state.billingChanges].map((r) => r.idempotency_key))).toEqual([]);
@@ -219,8 +230,9 @@ function expectExactlyOnce(run: IRun, state: SandboxState, requests: RecordedReq
 		expect({ key, applied: applied.length }).toEqual({ key, applied: 1 });
 		expect(new Set(attempts.map((r) => JSON.stringify([r.method, r.path, r.body]))).size).toBe(1);
 		expect(attempts.length).toBeLessThanOrEqual(MAX_RETRIES + 1);
+		const held = attempts.some((r) => r.fault === 'holdInFlight');
 		for (const r of attempts) {
-			expect([r.fault !== null, r.status !== null && r.status < 300]).toContain(true);
+			expect([r.fault !== null, r.status !== null && r.status < 300, held && r.status === 409]).toContain(true);
 		}
 	}
 
@@ -248,7 +260,7 @@ function expectExactlyOnce(run: IRun, state: SandboxState, requests: RecordedReq
 
 /** Keys (actions) that met each fault kind, from the sandbox's request log. */
 function actionsPerFault(requests: RecordedRequest[]): Record<Exclude<FaultKind, 'latency'>, number> {
-	const kinds = ['rateLimited', 'serverError', 'resetBeforeApply', 'dropAfterApply', 'slowResponse'] as const;
+	const kinds = ['rateLimited', 'serverError', 'resetBeforeApply', 'dropAfterApply', 'slowResponse', 'holdInFlight'] as const;
 	return Object.fromEntries(
 		kinds.map((kind) => [kind, new Set(requests.filter((r) => r.fault === kind).map((r) => r.key)).size]),
 	) as Record<Exclude<FaultKind, 'latency'>, number>;
@@ -277,7 +289,7 @@ describe.each([
 		process.stdout.write(
 			`concurrency ${concurrency}: ${requests.length} requests for ${ACTIONS} actions; actions meeting a fault: ${faulted}; per kind: ${JSON.stringify(perFault)}; 429 with Retry-After 1 s: ${slowTrips.length}\n`,
 		);
-		for (const kind of ['serverError', 'resetBeforeApply', 'dropAfterApply', 'slowResponse'] as const) {
+		for (const kind of ['serverError', 'resetBeforeApply', 'dropAfterApply', 'slowResponse', 'holdInFlight'] as const) {
 			expect({ kind, atLeast15Percent: perFault[kind] >= 0.15 * ACTIONS }).toEqual({ kind, atLeast15Percent: true });
 		}
 		expect(perFault.rateLimited).toBeGreaterThanOrEqual(0.2 * ACTIONS);
