@@ -53,10 +53,10 @@ const FAULTS: FaultConfig = {
 	seed: 20260331,
 	resetBeforeApplyRate: 0.2,
 	serverErrorRate: 0.2,
-	holdInFlightRate: 0.25,
+	holdInFlightRate: 0.21,
 	holdInFlightMs: 120,
-	dropAfterApplyRate: 0.3,
-	slowResponseRate: 0.42,
+	dropAfterApplyRate: 0.28,
+	slowResponseRate: 0.4,
 	slowResponseDelayMs: 1000,
 	maxFaultsPerKey: 5,
 };
@@ -286,13 +286,16 @@ describe.each([
 		// floor leaves room for chance, since keys differ per run).
 		const perFault = actionsPerFault(requests);
 		const faulted = new Set(requests.filter((r) => r.fault !== null).map((r) => r.key)).size;
+		// Retries of a held action that met "409 still being processed" and were waited out.
+		const inFlight409s = requests.filter((r) => r.status === 409).length;
 		process.stdout.write(
-			`concurrency ${concurrency}: ${requests.length} requests for ${ACTIONS} actions; actions meeting a fault: ${faulted}; per kind: ${JSON.stringify(perFault)}; 429 with Retry-After 1 s: ${slowTrips.length}\n`,
+			`concurrency ${concurrency}: ${requests.length} requests for ${ACTIONS} actions; actions meeting a fault: ${faulted}; per kind: ${JSON.stringify(perFault)}; 409 while held: ${inFlight409s}; 429 with Retry-After 1 s: ${slowTrips.length}\n`,
 		);
 		for (const kind of ['serverError', 'resetBeforeApply', 'dropAfterApply', 'slowResponse', 'holdInFlight'] as const) {
 			expect({ kind, atLeast15Percent: perFault[kind] >= 0.15 * ACTIONS }).toEqual({ kind, atLeast15Percent: true });
 		}
 		expect(perFault.rateLimited).toBeGreaterThanOrEqual(0.2 * ACTIONS);
+		expect(inFlight409s).toBeGreaterThan(0);
 		expect(faulted).toBeGreaterThanOrEqual(0.5 * ACTIONS);
 		// Every 429 the sandbox sent is in the log with its Retry-After, and the node came back after it.
 		expect(requests.filter((r) => r.fault === 'rateLimited').length).toBeGreaterThan(0);
