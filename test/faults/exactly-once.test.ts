@@ -16,7 +16,7 @@ import {
 	type SandboxHandle,
 	type SandboxState,
 } from '../../sandbox/src';
-import { inventoryWorkflow, nodeOutput, retryExecution, runWorkflow } from '../../tools/n8n/engine';
+import { inventoryWorkflow, nodeOutput, retryExecution, runWorkflow, type WorkflowDefinition } from '../../tools/n8n/engine';
 import { branchesWorkflow, captureOutput, occurrences, serializeRun, type Capture } from './helpers';
 
 const TODOS = 400;
@@ -317,6 +317,18 @@ describe('a batch that fails mid-way, then n8n\'s "Retry execution"', () => {
 		return new Set(requests.filter((r) => r.status === 201 && !r.replayed).map((r) => r.key ?? ''));
 	}
 
+	/** The faults are over; the user clicks "Retry execution" (n8n gives it a new execution id). */
+	async function retryWithoutFaults(workflow: WorkflowDefinition, first: IRun, failedExecutionId: string, executionId: string) {
+		sandbox.setFaults(null);
+		const seq = sandbox.requests().length;
+		const retry = await retryExecution(workflow, first, {
+			credentials: { baseUrl: sandbox.baseUrl, apiToken: TOKENS.fullAccess },
+			failedExecutionId,
+			executionId,
+		});
+		return { retry, retryRequests: sandbox.requests().slice(seq) };
+	}
+
 	test('an outage (503 past the retry budget) from item 20 on: the retry replays items 0-19 and creates 20-39, once each', async () => {
 		const workflow = inventoryWorkflow(items, parameters(1, 2));
 		// The outage starts after 20 actions were applied and lasts until the test ends it.
@@ -340,18 +352,10 @@ describe('a batch that fails mid-way, then n8n\'s "Retry execution"', () => {
 		expect(firstRequests.map((r) => r.status)).toEqual([...Array(20).fill(201), 503, 503, 503]);
 		expect(sandbox.state().todos.map((todo) => todo.name)).toEqual(items.slice(0, 20).map((item) => item.task));
 
-		// The outage is over; the user clicks "Retry execution" (n8n gives it a new execution id).
-		sandbox.setFaults(null);
-		const seq = firstRequests.length;
-		const retry = await retryExecution(workflow, first, {
-			credentials: { baseUrl: sandbox.baseUrl, apiToken: TOKENS.fullAccess },
-			failedExecutionId: 'exec-outage-1',
-			executionId: 'exec-outage-2',
-		});
+		const { retry, retryRequests } = await retryWithoutFaults(workflow, first, 'exec-outage-1', 'exec-outage-2');
 		expect(retry.data.resultData.error?.message).toBeUndefined();
 		expect(retry.status).toBe('success');
 
-		const retryRequests = sandbox.requests().slice(seq);
 		expect(retryRequests).toHaveLength(40);
 		// Items 0-19 are sent with their original keys and replayed; 20-39 are created now.
 		expect(retryRequests.map((r) => r.key).slice(0, 21)).toEqual(firstKeys);
@@ -394,15 +398,8 @@ describe('a batch that fails mid-way, then n8n\'s "Retry execution"', () => {
 		const lostResponses = firstRequests.filter((r) => r.fault === 'dropAfterApply').map((r) => r.key ?? '');
 		expect(createdFirst.size).toBeGreaterThan(0);
 
-		sandbox.setFaults(null);
-		const seq = firstRequests.length;
-		const retry = await retryExecution(workflow, first, {
-			credentials: { baseUrl: sandbox.baseUrl, apiToken: TOKENS.fullAccess },
-			failedExecutionId: 'exec-faulty-1',
-			executionId: 'exec-faulty-2',
-		});
+		const { retry, retryRequests } = await retryWithoutFaults(workflow, first, 'exec-faulty-1', 'exec-faulty-2');
 		expect(retry.data.resultData.error?.message).toBeUndefined();
-		const retryRequests = sandbox.requests().slice(seq);
 		expect(retryRequests).toHaveLength(40);
 		expect(retryRequests.every((r) => r.status === 201)).toBe(true);
 		// Replayed exactly the keys the first run created, lost responses included; created the others.
