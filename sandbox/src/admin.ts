@@ -6,8 +6,10 @@ import type { IncomingMessage } from 'node:http';
 
 import { isAdmin } from './auth';
 import { validateFaultConfig, type FaultEngine } from './faults';
+import type { IdempotencyStore } from './idempotency';
 import type { Reply } from './request';
-import type { RecordedRequest, SandboxState } from './types';
+import type { Counters, RecordedRequest, SandboxState } from './types';
+import type { World } from './world';
 
 export const NOTICE = 'Sandbox inspection/control endpoint: NOT part of the Inventory API.';
 
@@ -33,6 +35,41 @@ export function adminReply(target: AdminTarget, method: string, path: string, re
 		return { status: 405, body: { notice: NOTICE, message: 'Method not allowed.' }, headers: { Allow: Object.keys(handlers).join(', ') } };
 	}
 	return handler();
+}
+
+/** GET /_sandbox/state (not yet a copy: the caller clones it). */
+export function inspectionState(core: {
+	world: World;
+	idempotency: IdempotencyStore;
+	faults: FaultEngine;
+	counters: Counters;
+}): SandboxState {
+	const w = core.world;
+	return {
+		notice: NOTICE,
+		organizations: [...w.orgs.values()].map((o) => ({
+			id: o.id,
+			name: o.name,
+			plan: { max_reactivations: o.maxReactivations, reactivations_used: o.reactivationsUsed },
+		})),
+		assets: w.assetViews(),
+		subscriptions: w.subscriptionViews(),
+		todos: w.todos,
+		acquisitions: w.acquisitions,
+		billingChanges: w.billingChanges,
+		assetEvents: w.assetEvents,
+		subscriptionEvents: w.subscriptionEvents,
+		idempotencyKeys: core.idempotency.entries().map((e) => ({
+			organization_id: e.organizationId,
+			key: e.key,
+			method: e.method,
+			path: e.path,
+			status: e.status,
+			stored_at: e.storedAt,
+		})),
+		faults: core.faults.get(),
+		counters: { ...core.counters, faults: { ...core.faults.counters } },
+	};
 }
 
 function adminRoutes(target: AdminTarget, bodyText: string): Record<string, Record<string, () => Reply>> {

@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-import { NOTICE, adminReply } from './admin';
+import { adminReply, inspectionState } from './admin';
 import { apiReply, matchRoute } from './api';
 import { bump, emptyCounters } from './counters';
 import { faultAfterApply, faultBeforeApply, faultWhileInFlight, type FaultIo } from './fault-stages';
@@ -86,32 +86,7 @@ export class SandboxCore implements FaultIo {
 	}
 
 	state(): SandboxState {
-		const w = this.world;
-		return clone({
-			notice: NOTICE,
-			organizations: [...w.orgs.values()].map((o) => ({
-				id: o.id,
-				name: o.name,
-				plan: { max_reactivations: o.maxReactivations, reactivations_used: o.reactivationsUsed },
-			})),
-			assets: w.assetViews(),
-			subscriptions: w.subscriptionViews(),
-			todos: w.todos,
-			acquisitions: w.acquisitions,
-			billingChanges: w.billingChanges,
-			assetEvents: w.assetEvents,
-			subscriptionEvents: w.subscriptionEvents,
-			idempotencyKeys: this.idempotency.entries().map((e) => ({
-				organization_id: e.organizationId,
-				key: e.key,
-				method: e.method,
-				path: e.path,
-				status: e.status,
-				stored_at: e.storedAt,
-			})),
-			faults: this.faults.get(),
-			counters: { ...this.counters, faults: { ...this.faults.counters } },
-		});
+		return clone(inspectionState(this));
 	}
 
 	/** Stops pending delays (their requests are abandoned; the sockets are destroyed by the server). */
