@@ -53,10 +53,10 @@ const FAULTS: FaultConfig = {
 	seed: 20260331,
 	resetBeforeApplyRate: 0.2,
 	serverErrorRate: 0.2,
-	holdInFlightRate: 0.21,
+	holdInFlightRate: 0.23,
 	holdInFlightMs: 120,
 	dropAfterApplyRate: 0.28,
-	slowResponseRate: 0.4,
+	slowResponseRate: 0.42,
 	slowResponseDelayMs: 1000,
 	maxFaultsPerKey: 5,
 };
