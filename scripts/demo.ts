@@ -9,19 +9,11 @@ import { join } from 'node:path';
 import type { IConnections, IDataObject, INode, IRun, IWorkflowSettings } from 'n8n-workflow';
 
 import { loadSeedFile, startSandbox, type RecordedRequest, type SandboxHandle, type SandboxState } from '../sandbox/src';
-import { ITEMS_TYPE, nodeOutput, packageRoot, runWorkflow, type WorkflowDefinition } from '../tools/n8n/engine';
+import { INVENTORY_TYPE, ITEMS_TYPE, nodeOutput, packageRoot, runWorkflow, type WorkflowDefinition } from '../tools/n8n/engine';
 
 export const EXAMPLE_FILE = join('examples', 'procurement-intake.workflow.json');
 export const DEMO_TOKEN = 'inv_demo_full_access';
 export const DEMO_WORKFLOW_ID = 'procurement-intake-demo';
-
-/** Names of the nodes in the example workflow. */
-export const NODES = {
-	purchases: 'Incoming purchases',
-	acquisition: 'Record acquisition',
-	todo: 'Create to-do',
-	billing: 'Update billing',
-} as const;
 
 export interface Purchase {
 	submissionId: string;
@@ -43,16 +35,31 @@ export function loadExampleWorkflow(file = join(packageRoot(), EXAMPLE_FILE)): E
 	return JSON.parse(readFileSync(file, 'utf8')) as ExampleWorkflow;
 }
 
+const CODE_TYPE = 'n8n-nodes-base.code';
+
+/** The one Code node of the example: it holds the purchases. */
+function purchasesNode(workflow: ExampleWorkflow): INode | undefined {
+	const codeNodes = workflow.nodes.filter((node) => node.type === CODE_TYPE);
+	return codeNodes.length === 1 ? codeNodes[0] : undefined;
+}
+
+/** The name of the example's Inventory node for `operation` (the names live in the example file only). */
+function inventoryNodeName(workflow: WorkflowDefinition, operation: string): string {
+	const node = workflow.nodes.find((n) => n.type === INVENTORY_TYPE && n.parameters.operation === operation);
+	if (!node) throw new Error(`The example workflow has no Inventory node for ${operation}`);
+	return node.name;
+}
+
 /**
  * The purchases of the Code node: its code declares them as one JSON array literal
  * (`const purchases = [...];`), which is read here as JSON, so the data lives in one place only.
  */
 export function purchasesOf(workflow: ExampleWorkflow): Purchase[] {
-	const code = workflow.nodes.find((node) => node.name === NODES.purchases);
+	const code = purchasesNode(workflow);
 	const jsCode = String(code?.parameters.jsCode ?? '');
 	const match = /const purchases = (\[[\s\S]*?\n\]);/.exec(jsCode);
-	if (!code || code.type !== 'n8n-nodes-base.code' || !match) {
-		throw new Error(`The Code node "${NODES.purchases}" must declare \`const purchases = [ ...JSON... ];\``);
+	if (!code || !match) {
+		throw new Error('The example must have one Code node, declaring `const purchases = [ ...JSON... ];`');
 	}
 	return JSON.parse(match[1]) as Purchase[];
 }
@@ -64,13 +71,14 @@ export function purchasesOf(workflow: ExampleWorkflow): Purchase[] {
  */
 export function inProcessWorkflow(workflow: ExampleWorkflow, id = DEMO_WORKFLOW_ID): WorkflowDefinition {
 	const purchases = purchasesOf(workflow);
+	const source = purchasesNode(workflow)?.name;
 	const triggers = new Set(
 		workflow.nodes.filter((node) => node.type === 'n8n-nodes-base.manualTrigger').map((node) => node.name),
 	);
 	const nodes = workflow.nodes
 		.filter((node) => !triggers.has(node.name))
 		.map((node) =>
-			node.name === NODES.purchases
+			node.name === source
 				? { ...node, type: ITEMS_TYPE, typeVersion: 1, parameters: { items: JSON.stringify(purchases) } }
 				: node,
 		);
@@ -139,9 +147,9 @@ async function pass(definition: WorkflowDefinition, sandbox: SandboxHandle, apiT
 	return {
 		status: run.status,
 		error: runError(run),
-		acquisitions: outputOf(run, NODES.acquisition),
-		todos: outputOf(run, NODES.todo),
-		billing: outputOf(run, NODES.billing),
+		acquisitions: outputOf(run, inventoryNodeName(definition, 'recordAcquisition')),
+		todos: outputOf(run, inventoryNodeName(definition, 'createTodo')),
+		billing: outputOf(run, inventoryNodeName(definition, 'updateBilling')),
 		applied: after.counters.applied - before.counters.applied,
 		replays: after.counters.replays - before.counters.replays,
 		requests: sandbox.requests().slice(requestsBefore),

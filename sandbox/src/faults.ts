@@ -7,6 +7,7 @@ import { FAULT_KINDS, OPERATIONS, type FaultConfig, type FaultKind, type Operati
 
 export const DEFAULT_MAX_FAULTS_PER_KEY = 3;
 export const DEFAULT_SLOW_RESPONSE_DELAY_MS = 5000;
+export const DEFAULT_HOLD_IN_FLIGHT_MS = 5000;
 export const DEFAULT_SERVER_ERROR_STATUS = 503;
 
 function fnv1a(s: string): number {
@@ -50,6 +51,8 @@ export function validateFaultConfig(input: unknown): FaultConfig | null {
 		'dropAfterApplyRate',
 		'slowResponseRate',
 		'slowResponseDelayMs',
+		'holdInFlightRate',
+		'holdInFlightMs',
 		'maxFaultsPerKey',
 		'processingDelayMs',
 	];
@@ -62,8 +65,8 @@ export function validateFaultConfig(input: unknown): FaultConfig | null {
 			throw new Error(`${k} must be a number between 0 and 1`);
 		}
 	};
-	['seed', 'latencyMs', 'slowResponseDelayMs', 'maxFaultsPerKey', 'processingDelayMs'].forEach(nonNegInt);
-	['serverErrorRate', 'resetBeforeApplyRate', 'dropAfterApplyRate', 'slowResponseRate'].forEach(rate);
+	['seed', 'latencyMs', 'slowResponseDelayMs', 'holdInFlightMs', 'maxFaultsPerKey', 'processingDelayMs'].forEach(nonNegInt);
+	['serverErrorRate', 'resetBeforeApplyRate', 'dropAfterApplyRate', 'slowResponseRate', 'holdInFlightRate'].forEach(rate);
 	if (c.serverErrorStatus !== undefined) {
 		if (!Number.isInteger(c.serverErrorStatus) || (c.serverErrorStatus as number) < 500 || (c.serverErrorStatus as number) > 599) {
 			throw new Error('serverErrorStatus must be an integer 500..599');
@@ -92,9 +95,10 @@ const RATE_OPTION = {
 	resetBeforeApply: 'resetBeforeApplyRate',
 	dropAfterApply: 'dropAfterApplyRate',
 	slowResponse: 'slowResponseRate',
+	holdInFlight: 'holdInFlightRate',
 } as const;
 
-function zeroCounters(): Record<FaultKind, number> {
+export function zeroFaultCounters(): Record<FaultKind, number> {
 	return Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as Record<FaultKind, number>;
 }
 
@@ -126,12 +130,16 @@ export class FaultPlan {
 	}
 
 	/** Decides a rate-based fault; records it when it fires. */
-	fires(kind: 'serverError' | 'resetBeforeApply' | 'dropAfterApply' | 'slowResponse'): boolean {
+	fires(kind: keyof typeof RATE_OPTION): boolean {
 		const rate = this.config[RATE_OPTION[kind]] ?? 0;
 		if (rate <= 0 || !this.engine.capAllows(this.key, this.config)) return false;
 		if (unit(this.config.seed ?? 1, kind, this.key, this.attempt) >= rate) return false;
 		this.engine.recordFault(this.key, kind);
 		return true;
+	}
+
+	recordLatency(): void {
+		this.engine.recordLatency();
 	}
 
 	get serverErrorStatus(): number {
@@ -141,11 +149,15 @@ export class FaultPlan {
 	get slowResponseDelayMs(): number {
 		return this.config.slowResponseDelayMs ?? DEFAULT_SLOW_RESPONSE_DELAY_MS;
 	}
+
+	get holdInFlightMs(): number {
+		return this.config.holdInFlightMs ?? DEFAULT_HOLD_IN_FLIGHT_MS;
+	}
 }
 
 export class FaultEngine {
 	private config: FaultConfig | null = null;
-	counters = zeroCounters();
+	counters = zeroFaultCounters();
 	private readonly faultsByKey = new Map<string, number>();
 	private readonly attempts = new Map<string, number>();
 	private window: { start: number; count: number } | null = null;
@@ -161,7 +173,7 @@ export class FaultEngine {
 
 	/** Forgets counters, per-key fault counts and the rate-limit window (the config stays). */
 	resetCounters(): void {
-		this.counters = zeroCounters();
+		this.counters = zeroFaultCounters();
 		this.faultsByKey.clear();
 		this.attempts.clear();
 		this.window = null;

@@ -126,7 +126,8 @@ export type FaultKind =
 	| 'serverError'
 	| 'resetBeforeApply'
 	| 'dropAfterApply'
-	| 'slowResponse';
+	| 'slowResponse'
+	| 'holdInFlight';
 
 export const FAULT_KINDS: readonly FaultKind[] = [
 	'latency',
@@ -135,6 +136,7 @@ export const FAULT_KINDS: readonly FaultKind[] = [
 	'resetBeforeApply',
 	'dropAfterApply',
 	'slowResponse',
+	'holdInFlight',
 ];
 
 /**
@@ -163,8 +165,17 @@ export interface FaultConfig {
 	/** Delay of a slow response in ms. Default 5000. */
 	slowResponseDelayMs?: number;
 	/**
-	 * At most this many injected faults (rate limit, 5xx, reset, drop, slow) per Idempotency-Key, so a
-	 * client with a bounded retry budget always succeeds eventually. Default 3.
+	 * Probability that a fresh action is held in flight for holdInFlightMs before it is applied: its key
+	 * is taken, so a retry with the same key meanwhile gets 409 "still being processed"; then the action
+	 * is applied and stored and a retry gets the replay. Its own response goes out after the hold, if
+	 * the client is still there.
+	 */
+	holdInFlightRate?: number;
+	/** How long a held action stays in flight, in ms. Default 5000. */
+	holdInFlightMs?: number;
+	/**
+	 * At most this many injected faults (rate limit, 5xx, reset, drop, slow, hold) per Idempotency-Key,
+	 * so a client with a bounded retry budget always succeeds eventually. Default 3.
 	 */
 	maxFaultsPerKey?: number;
 	/**

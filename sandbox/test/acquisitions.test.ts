@@ -1,11 +1,7 @@
-import { ASSET_RESULT_KEYS, acquisition, eventDate, startTestSandbox, todo, type TestSandbox } from './helpers';
+import { TOKENS } from '../../test/fixtures';
+import { acquisition, ASSET_RESULT_KEYS, eventDate, todo, useTestSandbox } from './helpers';
 
-let t: TestSandbox;
-beforeAll(async () => {
-	t = await startTestSandbox();
-});
-afterAll(() => t.sb.close());
-beforeEach(() => t.sb.reset());
+const t = useTestSandbox();
 
 const lease = { event_type_id: 302, field_values: { '401': 'L-2026-001', '402': 4021 } };
 const financed = { event_type_id: 303, field_values: { '403': 4.5 } };
@@ -215,9 +211,9 @@ describe('POST /api/v1/assets/{record}/acquisitions', () => {
 		});
 
 		test('an organization whose plan allows no reactivation', async () => {
-			const r = await acquisition(t.http, 1902, { event_type_id: 391 }, { token: 'inv_demo_other_org' });
+			const r = await acquisition(t.http, 1902, { event_type_id: 391 }, { token: TOKENS.otherOrg });
 			expect(r.status).toBe(409);
-			expect((await acquisition(t.http, 1901, { event_type_id: 391 }, { token: 'inv_demo_other_org' })).status).toBe(201);
+			expect((await acquisition(t.http, 1901, { event_type_id: 391 }, { token: TOKENS.otherOrg })).status).toBe(201);
 		});
 
 		test('event_date before the decommissioning is 409', async () => {
@@ -227,7 +223,7 @@ describe('POST /api/v1/assets/{record}/acquisitions', () => {
 		});
 
 		test('validation still comes first on a decommissioned asset over the limit', async () => {
-			expect((await acquisition(t.http, 1902, { event_type_id: 392 }, { token: 'inv_demo_other_org' })).status).toBe(422);
+			expect((await acquisition(t.http, 1902, { event_type_id: 392 }, { token: TOKENS.otherOrg })).status).toBe(422);
 		});
 	});
 });

@@ -1,11 +1,7 @@
-import { acquisition, billing, call, startTestSandbox, todo, type TestSandbox } from './helpers';
+import { TOKENS } from '../../test/fixtures';
+import { acquisition, billing, call, todo, useTestSandbox } from './helpers';
 
-let t: TestSandbox;
-beforeAll(async () => {
-	t = await startTestSandbox();
-});
-afterAll(() => t.sb.close());
-beforeEach(() => t.sb.reset());
+const t = useTestSandbox();
 
 const ops = {
 	todos: (token: string | null) => todo(t.http, 1001, { name: 'x' }, { token }),
@@ -15,7 +11,7 @@ const ops = {
 const success = { todos: 201, billing: 200, acquisitions: 201 };
 
 describe('authentication (401)', () => {
-	test.each(['inv_demo_expired', 'inv_demo_revoked', 'inv_demo_personal', 'not-a-token'])('%s is 401 on every endpoint', async (token) => {
+	test.each([TOKENS.expired, TOKENS.revoked, TOKENS.personal, 'not-a-token'])('%s is 401 on every endpoint', async (token) => {
 		for (const op of Object.values(ops)) {
 			const r = await op(token);
 			expect(r.status).toBe(401);
@@ -39,7 +35,7 @@ describe('authentication (401)', () => {
 	});
 
 	test('401 comes before the Idempotency-Key check and nothing is applied', async () => {
-		const r = await todo(t.http, 1001, { name: 'x' }, { token: 'inv_demo_revoked', key: null });
+		const r = await todo(t.http, 1001, { name: 'x' }, { token: TOKENS.revoked, key: null });
 		expect(r.status).toBe(401);
 		expect(t.sb.state().todos).toHaveLength(0);
 	});
@@ -64,8 +60,8 @@ describe('authorization (403): every permission mix', () => {
 	});
 
 	test('403 comes before 404 and before the Idempotency-Key check', async () => {
-		expect((await todo(t.http, 999999, { name: 'x' }, { token: 'inv_demo_no_todos' })).status).toBe(403);
-		expect((await todo(t.http, 1001, { name: 'x' }, { token: 'inv_demo_no_todos', key: 'nope' })).status).toBe(403);
+		expect((await todo(t.http, 999999, { name: 'x' }, { token: TOKENS.noTodos })).status).toBe(403);
+		expect((await todo(t.http, 1001, { name: 'x' }, { token: TOKENS.noTodos, key: 'nope' })).status).toBe(403);
 	});
 });
 
@@ -75,8 +71,8 @@ describe('records outside the organization (404)', () => {
 		expect((await acquisition(t.http, 1901, { event_type_id: 301 })).status).toBe(404);
 		expect((await billing(t.http, 2901, { price_model: 'lump_sum', cost: 1, billing_frequency: 'yearly' })).status).toBe(404);
 		// and the other way round
-		expect((await todo(t.http, 1001, { name: 'x' }, { token: 'inv_demo_other_org' })).status).toBe(404);
-		expect((await todo(t.http, 1901, { name: 'x' }, { token: 'inv_demo_other_org' })).status).toBe(201);
+		expect((await todo(t.http, 1001, { name: 'x' }, { token: TOKENS.otherOrg })).status).toBe(404);
+		expect((await todo(t.http, 1901, { name: 'x' }, { token: TOKENS.otherOrg })).status).toBe(201);
 	});
 
 	test('unknown IDs and IDs of the wrong kind are 404', async () => {

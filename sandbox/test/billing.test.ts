@@ -1,17 +1,13 @@
-import { billing, eventDate, startTestSandbox, type TestSandbox } from './helpers';
+import { PER_LICENSE_BILLING_BODY, PER_LICENSE_BILLING_STATE } from '../../test/fixtures';
+import { billing, eventDate, useTestSandbox } from './helpers';
 
-let t: TestSandbox;
-beforeAll(async () => {
-	t = await startTestSandbox();
-});
-afterAll(() => t.sb.close());
-beforeEach(() => t.sb.reset());
+const t = useTestSandbox();
 
 const valid = { price_model: 'lump_sum', cost: 1500, billing_frequency: 'yearly' };
 
 describe('PUT /api/v1/subscriptions/{record}/billing', () => {
 	test('200 with the subscription result; billing values replaced; one billing-change event', async () => {
-		const r = await billing(t.http, 2002, { price_model: 'per_license', cost: 12.5, billing_frequency: 'Quarterly', license_count: 30, description: 'Renegotiated' });
+		const r = await billing(t.http, 2002, { ...PER_LICENSE_BILLING_BODY, description: 'Renegotiated' });
 		expect(r.status).toBe(200);
 		expect(Object.keys(r.data)).toEqual(['data']);
 		const d = r.data.data;
@@ -19,17 +15,7 @@ describe('PUT /api/v1/subscriptions/{record}/billing', () => {
 		expect(d.subscription_id).toBe(2002);
 		expect(d.todo).toBeNull();
 		expect(d.subscription_event_ids).toHaveLength(1);
-		expect(d.state).toEqual({
-			status: 'available',
-			billing_type: 'subscription',
-			license_count: 30,
-			billing_frequency: 'Quarterly',
-			price_model: 'per_license',
-			cost: '12.50',
-			contract_term: null,
-			contract_start_date: null,
-			contract_end_date: null,
-		});
+		expect(d.state).toEqual(PER_LICENSE_BILLING_STATE);
 		const s = t.sb.state();
 		expect(s.subscriptionEvents).toEqual([expect.objectContaining({ id: d.subscription_event_ids[0], subscription_id: 2002, kind: 'billing_change' })]);
 		expect(s.billingChanges).toHaveLength(1);

@@ -1,17 +1,10 @@
 import axios from 'axios';
 
-import { acquisition, billing, randomUUID, startTestSandbox, todo, type TestSandbox } from './helpers';
+import { TOKENS } from '../../test/fixtures';
+import { acquisition, billing, randomUUID, todo, useTestSandbox } from './helpers';
 import { startSandbox, type FaultConfig } from '../src';
 
-let t: TestSandbox;
-beforeAll(async () => {
-	t = await startTestSandbox();
-});
-afterAll(() => t.sb.close());
-beforeEach(() => {
-	t.sb.setFaults(null);
-	t.sb.reset();
-});
+const t = useTestSandbox();
 
 /** Sends until success or the retry budget is spent; network errors count as failed attempts. */
 async function withRetries(send: () => Promise<{ status: number; headers: Record<string, unknown> }>, budget: number) {
@@ -119,6 +112,58 @@ describe('fault injection', () => {
 		expect(t.sb.requests()[0]).toMatchObject({ fault: 'slowResponse', delivered: true });
 	});
 
+	test('a fresh action held in flight past a client timeout: a retry meanwhile gets 409, then it is applied once and the retry replays', async () => {
+		t.sb.setFaults({ holdInFlightRate: 1, holdInFlightMs: 1_000, maxFaultsPerKey: 1 });
+		const key = randomUUID();
+		const body = { price_model: 'lump_sum', cost: 42, billing_frequency: 'yearly' };
+		await expect(billing(t.http, 2001, body, { key, timeout: 100 })).rejects.toMatchObject({ code: 'ECONNABORTED' });
+		// Still held: nothing applied yet, and the same key is answered "still being processed".
+		expect(t.sb.state().billingChanges).toHaveLength(0);
+		const meanwhile = await billing(t.http, 2001, body, { key });
+		expect(meanwhile.status).toBe(409);
+		expect(meanwhile.data).toEqual({
+			message: 'A request with this Idempotency-Key is still being processed; retry later to get its result.',
+		});
+		while (t.sb.state().billingChanges.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+		const after = await billing(t.http, 2001, body, { key });
+		expect(after.status).toBe(200);
+		expect(after.headers['idempotent-replayed']).toBe('true');
+
+		const s = t.sb.state();
+		expect(s.billingChanges).toHaveLength(1);
+		expect(s.billingChanges[0].idempotency_key).toBe(key);
+		expect(s.counters.faults.holdInFlight).toBe(1);
+		expect(s.counters.idempotencyInFlight).toBe(1);
+		expect(s.counters.applied).toBe(1);
+		// In the order they completed: the 409, the held request (applied, its client gone), the replay.
+		expect(t.sb.requests().map((r) => [r.status, r.fault, r.replayed, r.key])).toEqual([
+			[409, null, false, key],
+			[200, 'holdInFlight', false, key],
+			[200, null, true, key],
+		]);
+	});
+
+	test('a held action still answers a patient client; the hold counts towards maxFaultsPerKey', async () => {
+		t.sb.setFaults({ holdInFlightRate: 1, holdInFlightMs: 50, maxFaultsPerKey: 1 });
+		const r = await todo(t.http, 1001, { name: 'x' });
+		expect(r.status).toBe(201);
+		expect(t.sb.requests()[0]).toMatchObject({ status: 201, fault: 'holdInFlight', delivered: true });
+
+		// A key whose one allowed fault was a 5xx is not held afterwards.
+		t.sb.setFaults({ serverErrorRate: 1, holdInFlightRate: 1, holdInFlightMs: 50, maxFaultsPerKey: 1 });
+		const key = randomUUID();
+		expect((await todo(t.http, 1002, { name: 'y' }, { key })).status).toBe(503);
+		expect((await todo(t.http, 1002, { name: 'y' }, { key })).status).toBe(201);
+		expect(t.sb.requests().slice(1).map((r) => [r.status, r.fault])).toEqual([
+			[503, 'serverError'],
+			[201, null],
+		]);
+		expect(t.sb.state().counters.faults).toMatchObject({ holdInFlight: 1, serverError: 1 });
+		expect(t.sb.state().todos).toHaveLength(2);
+		expect(() => t.sb.setFaults({ holdInFlightRate: 1.5 })).toThrow(/holdInFlightRate/);
+		expect(() => t.sb.setFaults({ holdInFlightMs: -1 })).toThrow(/holdInFlightMs/);
+	});
+
 	test('added latency is applied to every affected request and counted', async () => {
 		t.sb.setFaults({ latencyMs: 20 });
 		for (let i = 0; i < 3; i++) expect((await todo(t.http, 1001, { name: 'x' })).status).toBe(201);
@@ -217,7 +262,7 @@ describe('PUT/GET/DELETE /_sandbox/faults (admin token)', () => {
 		expect((await t.admin.put('/_sandbox/faults', { latencyMs: -1 })).status).toBe(422);
 		const noAuth = await t.http.put('/_sandbox/faults', { serverErrorRate: 1 });
 		expect(noAuth.status).toBe(401);
-		const apiToken = await t.http.put('/_sandbox/faults', { serverErrorRate: 1 }, { headers: { Authorization: 'Bearer inv_demo_full_access' } });
+		const apiToken = await t.http.put('/_sandbox/faults', { serverErrorRate: 1 }, { headers: { Authorization: `Bearer ${TOKENS.fullAccess}` } });
 		expect(apiToken.status).toBe(401);
 		expect(t.sb.state().faults).toBeNull();
 	});

@@ -2,10 +2,9 @@ import { randomUUID } from 'node:crypto';
 
 import axios, { type AxiosInstance, type AxiosResponse } from 'axios';
 
+import { TOKENS } from '../../test/fixtures';
 import { startSandbox, type SandboxHandle, type SandboxOptions } from '../src';
 
-export const FULL = 'inv_demo_full_access';
-export const OTHER_ORG = 'inv_demo_other_org';
 
 export interface TestSandbox {
 	sb: SandboxHandle;
@@ -22,6 +21,20 @@ export async function startTestSandbox(opts: SandboxOptions = {}): Promise<TestS
 		headers: { Authorization: `Bearer ${sb.adminToken}` },
 	});
 	return { sb, http, admin };
+}
+
+/** One sandbox per test file, with its faults off and its data back at the seed before each test. */
+export function useTestSandbox(): TestSandbox {
+	const t = {} as TestSandbox;
+	beforeAll(async () => {
+		Object.assign(t, await startTestSandbox());
+	});
+	afterAll(() => t.sb.close());
+	beforeEach(() => {
+		t.sb.setFaults(null);
+		t.sb.reset();
+	});
+	return t;
 }
 
 export interface CallOptions {
@@ -41,7 +54,7 @@ export function call(
 	opts: CallOptions = {},
 ): Promise<AxiosResponse> {
 	const headers: Record<string, string> = { Accept: 'application/json' };
-	const token = opts.token === undefined ? FULL : opts.token;
+	const token = opts.token === undefined ? TOKENS.fullAccess : opts.token;
 	if (token !== null) headers.Authorization = `Bearer ${token}`;
 	const key = opts.key === undefined ? randomUUID() : opts.key;
 	if (key !== null) headers['Idempotency-Key'] = key;

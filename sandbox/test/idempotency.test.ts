@@ -1,14 +1,7 @@
-import { acquisition, billing, randomUUID, startTestSandbox, todo, type TestSandbox } from './helpers';
+import { TOKENS } from '../../test/fixtures';
+import { acquisition, billing, randomUUID, todo, useTestSandbox } from './helpers';
 
-let t: TestSandbox;
-beforeAll(async () => {
-	t = await startTestSandbox();
-});
-afterAll(() => t.sb.close());
-beforeEach(() => {
-	t.sb.reset();
-	t.sb.setFaults(null);
-});
+const t = useTestSandbox();
 
 describe('Idempotency-Key header', () => {
 	test('missing: 422, nothing applied', async () => {
@@ -94,15 +87,15 @@ describe('replay', () => {
 	test('another token of the same organization replays; authentication and permission still apply', async () => {
 		const key = randomUUID();
 		await todo(t.http, 1001, { name: 'x' }, { key });
-		expect((await todo(t.http, 1001, { name: 'x' }, { key, token: 'inv_demo_todos_only' })).headers['idempotent-replayed']).toBe('true');
-		expect((await todo(t.http, 1001, { name: 'x' }, { key, token: 'inv_demo_no_todos' })).status).toBe(403);
-		expect((await todo(t.http, 1001, { name: 'x' }, { key, token: 'inv_demo_revoked' })).status).toBe(401);
+		expect((await todo(t.http, 1001, { name: 'x' }, { key, token: TOKENS.todosOnly })).headers['idempotent-replayed']).toBe('true');
+		expect((await todo(t.http, 1001, { name: 'x' }, { key, token: TOKENS.noTodos })).status).toBe(403);
+		expect((await todo(t.http, 1001, { name: 'x' }, { key, token: TOKENS.revoked })).status).toBe(401);
 	});
 
 	test('keys are scoped per organization', async () => {
 		const key = randomUUID();
 		expect((await todo(t.http, 1001, { name: 'x' }, { key })).status).toBe(201);
-		const other = await todo(t.http, 1901, { name: 'x' }, { key, token: 'inv_demo_other_org' });
+		const other = await todo(t.http, 1901, { name: 'x' }, { key, token: TOKENS.otherOrg });
 		expect(other.status).toBe(201);
 		expect(other.headers['idempotent-replayed']).toBeUndefined();
 		expect(t.sb.state().todos).toHaveLength(2);
@@ -157,8 +150,8 @@ describe('reuse with a different request: 409', () => {
 
 describe('rejected requests store nothing, so a corrected request can reuse the key', () => {
 	test.each([
-		['401', () => todo(t.http, 1001, { name: 'x' }, { key: K, token: 'inv_demo_expired' }), 401],
-		['403', () => todo(t.http, 1001, { name: 'x' }, { key: K, token: 'inv_demo_no_todos' }), 403],
+		['401', () => todo(t.http, 1001, { name: 'x' }, { key: K, token: TOKENS.expired }), 401],
+		['403', () => todo(t.http, 1001, { name: 'x' }, { key: K, token: TOKENS.noTodos }), 403],
 		['404 other organization', () => todo(t.http, 1901, { name: 'x' }, { key: K }), 404],
 		['422 validation', () => todo(t.http, 1001, { name: '' }, { key: K }), 422],
 		['422 content type', () => todo(t.http, 1001, '{"name":"x"}', { key: K, raw: true, headers: { 'Content-Type': 'text/plain' } }), 422],

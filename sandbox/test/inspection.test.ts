@@ -4,23 +4,16 @@ import { join } from 'node:path';
 
 import axios from 'axios';
 
-import { acquisition, billing, randomUUID, startTestSandbox, todo, type TestSandbox } from './helpers';
+import { TOKENS } from '../../test/fixtures';
+import { acquisition, billing, randomUUID, todo, useTestSandbox } from './helpers';
 import { DEFAULT_SEED_FILE, startSandbox, type LogEntry, type SeedData } from '../src';
 
-let t: TestSandbox;
-beforeAll(async () => {
-	t = await startTestSandbox();
-});
-afterAll(() => t.sb.close());
-beforeEach(() => {
-	t.sb.setFaults(null);
-	t.sb.reset();
-});
+const t = useTestSandbox();
 
 describe('GET /_sandbox/state', () => {
 	test('admin token only, marked as not part of the API, same as handle.state()', async () => {
 		expect((await t.http.get('/_sandbox/state')).status).toBe(401);
-		expect((await t.http.get('/_sandbox/state', { headers: { Authorization: 'Bearer inv_demo_full_access' } })).status).toBe(401);
+		expect((await t.http.get('/_sandbox/state', { headers: { Authorization: `Bearer ${TOKENS.fullAccess}` } })).status).toBe(401);
 		await todo(t.http, 1001, { name: 'x' });
 		const r = await t.admin.get('/_sandbox/state');
 		expect(r.status).toBe(200);
@@ -87,7 +80,7 @@ describe('GET /_sandbox/requests', () => {
 		});
 		expect(first.headers['idempotency-key']).toBe(key);
 		expect(first.headers.authorization).toBeUndefined();
-		expect(JSON.stringify(r.data)).not.toContain('inv_demo_full_access');
+		expect(JSON.stringify(r.data)).not.toContain(TOKENS.fullAccess);
 		expect(second).toMatchObject({ body: '{"name":', status: 422, key: null });
 		expect(t.sb.requests()).toEqual(r.data.requests);
 		// admin requests are not recorded
@@ -165,7 +158,7 @@ describe('request log', () => {
 		expect(lines).toHaveLength(1);
 		const entry = JSON.parse(lines[0]);
 		expect(entry).toMatchObject({ method: 'POST', status: 201 });
-		expect(lines[0]).not.toContain('inv_demo_full_access');
+		expect(lines[0]).not.toContain(TOKENS.fullAccess);
 	});
 
 	test('log: false is silent', async () => {
@@ -223,7 +216,7 @@ describe('options', () => {
 			const a = await acquisition(http, 1001, { event_type_id: 301, event_date: '2025-06-01T00:00:00+00:00' });
 			expect(a.status).toBe(422);
 			// the expired token expired exactly then: still 401 (expiry not in the future)
-			expect((await todo(http, 1001, { name: 'x' }, { token: 'inv_demo_expired' })).status).toBe(401);
+			expect((await todo(http, 1001, { name: 'x' }, { token: TOKENS.expired })).status).toBe(401);
 		} finally {
 			await sb.close();
 		}

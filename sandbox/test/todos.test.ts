@@ -1,11 +1,7 @@
-import { ASSET_RESULT_KEYS, ASSET_STATE_KEYS, TIMESTAMP_RE, startTestSandbox, todo, type TestSandbox } from './helpers';
+import { AVAILABLE_ASSET_STATE, TOKENS } from '../../test/fixtures';
+import { ASSET_RESULT_KEYS, ASSET_STATE_KEYS, TIMESTAMP_RE, todo, useTestSandbox } from './helpers';
 
-let t: TestSandbox;
-beforeAll(async () => {
-	t = await startTestSandbox();
-});
-afterAll(() => t.sb.close());
-beforeEach(() => t.sb.reset());
+const t = useTestSandbox();
 
 describe('POST /api/v1/assets/{record}/todos', () => {
 	test('201 with the asset result envelope and the to-do', async () => {
@@ -19,17 +15,7 @@ describe('POST /api/v1/assets/{record}/todos', () => {
 		expect(d.subscription_event_ids).toEqual([]);
 		expect(d.tracker_disconnect_pending).toBe(false);
 		expect(Object.keys(d.state).sort()).toEqual(ASSET_STATE_KEYS);
-		expect(d.state).toEqual({
-			status: 'available',
-			person_id: null,
-			location_id: null,
-			sublocation_id: null,
-			is_in_storage: false,
-			person_loan_due: null,
-			location_loan_due: null,
-			condition_id: null,
-			decommission_event_type_id: null,
-		});
+		expect(d.state).toEqual(AVAILABLE_ASSET_STATE);
 		const td = d.todo;
 		expect(Object.keys(td).sort()).toEqual(
 			['assigned_to', 'created_at', 'created_by', 'due_date', 'id', 'is_complete', 'name', 'notes', 'updated_at'].sort(),
@@ -65,7 +51,7 @@ describe('POST /api/v1/assets/{record}/todos', () => {
 	});
 
 	test('created_by is the user of the token', async () => {
-		const r = await todo(t.http, 1001, { name: 'x' }, { token: 'inv_demo_todos_only' });
+		const r = await todo(t.http, 1001, { name: 'x' }, { token: TOKENS.todosOnly });
 		expect(r.data.data.todo.created_by).toBe(102);
 	});
 

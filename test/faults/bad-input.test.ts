@@ -5,10 +5,17 @@
  */
 import type { IDataObject, INode, INodeParameters, IRun } from 'n8n-workflow';
 
+import {
+	AVAILABLE_ASSET_STATE,
+	createTodoParameters,
+	recordAcquisitionParameters,
+	subscriptionState,
+	TOKENS,
+	updateBillingParameters,
+} from '../fixtures';
 import { startSandbox, type LogEntry, type SandboxHandle } from '../../sandbox/src';
 import { inventoryWorkflow, nodeOutput, runWorkflow } from '../../tools/n8n/engine';
-import { availableAssetState } from '../node/util';
-import { captureOutput, occurrences, serializeRun, TOKEN, type Capture } from './helpers';
+import { captureOutput, occurrences, serializeRun, type Capture } from './helpers';
 
 let sandbox: SandboxHandle;
 let capture: Capture;
@@ -27,7 +34,7 @@ beforeEach(() => sandbox.reset());
 
 async function run(items: IDataObject[], parameters: INode['parameters'], node?: Partial<INode>): Promise<IRun> {
 	const result = await runWorkflow(inventoryWorkflow(items, parameters, { node, settings: { timezone: 'America/New_York' } }), {
-		credentials: { baseUrl: sandbox.baseUrl, apiToken: TOKEN },
+		credentials: { baseUrl: sandbox.baseUrl, apiToken: TOKENS.fullAccess },
 	});
 	runs.push(result);
 	return result;
@@ -36,32 +43,11 @@ async function run(items: IDataObject[], parameters: INode['parameters'], node?:
 const V = '={{ $json.v }}';
 const long = (length: number) => 'x'.repeat(length);
 
-const todo = (parameters: INodeParameters = {}, additionalFields: INodeParameters = {}): INodeParameters => ({
-	resource: 'asset',
-	operation: 'createTodo',
-	assetId: '1001',
-	name: 'Tag and label',
-	...parameters,
-	additionalFields,
-});
-const billing = (parameters: INodeParameters = {}, additionalFields: INodeParameters = {}): INodeParameters => ({
-	resource: 'subscription',
-	operation: 'updateBilling',
-	subscriptionId: '2001',
-	priceModel: 'lump_sum',
-	cost: 10,
-	billingFrequency: 'monthly',
-	...parameters,
-	additionalFields,
-});
-const acquisition = (parameters: INodeParameters = {}, additionalFields: INodeParameters = {}): INodeParameters => ({
-	resource: 'asset',
-	operation: 'recordAcquisition',
-	assetId: '1001',
-	eventTypeId: '301',
-	...parameters,
-	additionalFields,
-});
+// The shared builders, always with an Additional Fields collection (empty unless a case fills it).
+const todo = (fields: INodeParameters = {}, additionalFields: INodeParameters = {}) => createTodoParameters(fields, additionalFields);
+const billing = (fields: INodeParameters = {}, additionalFields: INodeParameters = {}) => updateBillingParameters(fields, additionalFields);
+const acquisition = (fields: INodeParameters = {}, additionalFields: INodeParameters = {}) =>
+	recordAcquisitionParameters(fields, additionalFields);
 /** A financed purchase: enables payments; its required custom field 403 is given. */
 const financed = (additionalFields: INodeParameters): INodeParameters =>
 	acquisition({ eventTypeId: '303' }, { fieldValuesJson: '{ "403": 4.5 }', ...additionalFields });
@@ -206,7 +192,7 @@ const assetResult = (item: number, result: IDataObject): IDataObject => ({
 	subscription_event_ids: [],
 	todo: null,
 	tracker_disconnect_pending: false,
-	state: availableAssetState,
+	state: AVAILABLE_ASSET_STATE,
 	...result,
 });
 
@@ -240,17 +226,12 @@ const minimal = {
 				subscription_id: 2001 + item,
 				subscription_event_ids: [change.subscription_event_id],
 				todo: null,
-				state: {
-					status: 'available',
-					billing_type: 'subscription',
+				state: subscriptionState({
 					license_count: change.after.license_count,
 					billing_frequency: 'monthly',
 					price_model: 'lump_sum',
 					cost: '10.00',
-					contract_term: null,
-					contract_start_date: null,
-					contract_end_date: null,
-				},
+				}),
 			};
 		},
 	},
@@ -360,6 +341,6 @@ test('the API token appears in no run data, log line, console output or sandbox 
 	expect(capture.lines.some((line) => line.startsWith('debug Running node "Inventory" finished with error'))).toBe(true);
 	expect(capture.lines.some((line) => line.startsWith('error Name must be at most 255 characters'))).toBe(true);
 	for (const text of [...runs.map(serializeRun), capture.lines.join('\n'), JSON.stringify(sandboxLog)]) {
-		expect(occurrences(text, TOKEN)).toEqual([]);
+		expect(occurrences(text, TOKENS.fullAccess)).toEqual([]);
 	}
 });

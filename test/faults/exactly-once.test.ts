@@ -6,6 +6,7 @@
  */
 import type { IDataObject, INodeExecutionData, IRun } from 'n8n-workflow';
 
+import { createTodoParameters, recordAcquisitionParameters, TOKENS, updateBillingParameters } from '../fixtures';
 import {
 	startSandbox,
 	type FaultConfig,
@@ -15,16 +16,21 @@ import {
 	type SandboxHandle,
 	type SandboxState,
 } from '../../sandbox/src';
-import { inventoryWorkflow, nodeOutput, retryExecution, runWorkflow } from '../../tools/n8n/engine';
-import { branchesWorkflow, captureOutput, occurrences, serializeRun, TOKEN, type Capture } from './helpers';
+import { inventoryWorkflow, nodeOutput, retryExecution, runWorkflow, type WorkflowDefinition } from '../../tools/n8n/engine';
+import { branchesWorkflow, captureOutput, occurrences, serializeRun, type Capture } from './helpers';
 
 const TODOS = 400;
 const ACQUISITIONS = 300;
 const BILLINGS = 300;
 const ACTIONS = TODOS + ACQUISITIONS + BILLINGS;
 
-/** The node's retry budget in these runs, and small waits so 1,000 faulty actions take seconds. */
-const MAX_RETRIES = 8;
+/**
+ * The node's retry budget in these runs (the most it allows), and small waits so 1,000 faulty actions
+ * take seconds. It covers the 5 injected faults a key may meet plus the 409s of a held action: between
+ * the 100 ms timeout and the end of a 120 ms hold, the back-off (2.5–5, 5–10, 10–20 ms…) sends at
+ * most three retries.
+ */
+const MAX_RETRIES = 10;
 const nodeOptions = (concurrency: number) => ({
 	concurrency,
 	maxRetries: MAX_RETRIES,
@@ -36,16 +42,21 @@ const nodeOptions = (concurrency: number) => ({
 /**
  * Rate-based faults, decided by the sandbox per Idempotency-Key and attempt: about a fifth of the
  * actions meet each kind. slowResponse holds an applied action's response for 1 s, ten times the
- * node's 100 ms timeout; dropAfterApply and slowResponse can only hit the attempt that applies the
- * action, so their rates are set so that each reaches about 20 % of the actions. At most 5 injected
- * faults per key, below the node's 8 retries.
+ * node's 100 ms timeout. holdInFlight keeps a fresh action's key in flight for 120 ms before applying
+ * it, so the node's attempt times out and its retries meet "409 still being processed" until the
+ * replay (the sandbox runs in this process: the node's 100 ms timer, set first, always fires first).
+ * holdInFlight, dropAfterApply and slowResponse can only hit the attempt that applies the action,
+ * and each one that fires rules out the next, so their rates are set so that each reaches about 20 %
+ * of the actions. At most 5 injected faults per key.
  */
 const FAULTS: FaultConfig = {
 	seed: 20260331,
 	resetBeforeApplyRate: 0.2,
 	serverErrorRate: 0.2,
-	dropAfterApplyRate: 0.2,
-	slowResponseRate: 0.25,
+	holdInFlightRate: 0.23,
+	holdInFlightMs: 120,
+	dropAfterApplyRate: 0.28,
+	slowResponseRate: 0.42,
 	slowResponseDelayMs: 1000,
 	maxFaultsPerKey: 5,
 };
@@ -132,39 +143,23 @@ const mixedWorkflow = (concurrency: number) =>
 		{
 			name: 'Create To-dos',
 			items: todoItems,
-			parameters: {
-				resource: 'asset',
-				operation: 'createTodo',
-				assetId: '={{ $json.assetId }}',
-				name: '={{ $json.task }}',
-				options: nodeOptions(concurrency),
-			},
+			parameters: createTodoParameters({ assetId: '={{ $json.assetId }}', name: '={{ $json.task }}', options: nodeOptions(concurrency) }),
 		},
 		{
 			name: 'Record Acquisitions',
 			items: acquisitionItems,
-			parameters: {
-				resource: 'asset',
-				operation: 'recordAcquisition',
-				assetId: '={{ $json.assetId }}',
-				eventTypeId: '301',
-				additionalFields: { description: '={{ $json.ref }}', price: '={{ $json.price }}' },
-				options: nodeOptions(concurrency),
-			},
+			parameters: recordAcquisitionParameters(
+				{ assetId: '={{ $json.assetId }}', options: nodeOptions(concurrency) },
+				{ description: '={{ $json.ref }}', price: '={{ $json.price }}' },
+			),
 		},
 		{
 			name: 'Update Billing',
 			items: billingItems,
-			parameters: {
-				resource: 'subscription',
-				operation: 'updateBilling',
-				subscriptionId: '={{ $json.subscriptionId }}',
-				priceModel: 'lump_sum',
-				cost: '={{ $json.cost }}',
-				billingFrequency: 'monthly',
-				additionalFields: { description: '={{ $json.ref }}' },
-				options: nodeOptions(concurrency),
-			},
+			parameters: updateBillingParameters(
+				{ subscriptionId: '={{ $json.subscriptionId }}', cost: '={{ $json.cost }}', options: nodeOptions(concurrency) },
+				{ description: '={{ $json.ref }}' },
+			),
 		},
 	]);
 
@@ -195,7 +190,7 @@ function expectNoToken(runs: IRun[]): void {
 		JSON.stringify(sandboxLog),
 		JSON.stringify(sandbox.requests()),
 	];
-	for (const text of texts) expect(occurrences(text, TOKEN)).toEqual([]);
+	for (const text of texts) expect(occurrences(text, TOKENS.fullAccess)).toEqual([]);
 	expect(capture.lines.some((line) => line.startsWith('debug Running node'))).toBe(true);
 }
 
@@ -222,7 +217,8 @@ function expectExactlyOnce(run: IRun, state: SandboxState, requests: RecordedReq
 	expect(state.counters.applied).toBe(ACTIONS);
 
 	// Per idempotency key: 1,000 keys stored, each applied by exactly one request; every retry of a
-	// key resent the identical request (method, path, body) and got a replay or a fault.
+	// key resent the identical request (method, path, body) and got a replay, a fault, or (while the
+	// key was held in flight) a 409.
 	expect(state.idempotencyKeys).toHaveLength(ACTIONS);
 	expect(duplicates(state.idempotencyKeys.map((entry) => entry.key))).toEqual([]);
 	expect(duplicates([...state.acquisitions, ...state.billingChanges].map((r) => r.idempotency_key))).toEqual([]);
@@ -234,8 +230,9 @@ function expectExactlyOnce(run: IRun, state: SandboxState, requests: RecordedReq
 		expect({ key, applied: applied.length }).toEqual({ key, applied: 1 });
 		expect(new Set(attempts.map((r) => JSON.stringify([r.method, r.path, r.body]))).size).toBe(1);
 		expect(attempts.length).toBeLessThanOrEqual(MAX_RETRIES + 1);
+		const held = attempts.some((r) => r.fault === 'holdInFlight');
 		for (const r of attempts) {
-			expect([r.fault !== null, r.status !== null && r.status < 300]).toContain(true);
+			expect([r.fault !== null, r.status !== null && r.status < 300, held && r.status === 409]).toContain(true);
 		}
 	}
 
@@ -263,7 +260,7 @@ function expectExactlyOnce(run: IRun, state: SandboxState, requests: RecordedReq
 
 /** Keys (actions) that met each fault kind, from the sandbox's request log. */
 function actionsPerFault(requests: RecordedRequest[]): Record<Exclude<FaultKind, 'latency'>, number> {
-	const kinds = ['rateLimited', 'serverError', 'resetBeforeApply', 'dropAfterApply', 'slowResponse'] as const;
+	const kinds = ['rateLimited', 'serverError', 'resetBeforeApply', 'dropAfterApply', 'slowResponse', 'holdInFlight'] as const;
 	return Object.fromEntries(
 		kinds.map((kind) => [kind, new Set(requests.filter((r) => r.fault === kind).map((r) => r.key)).size]),
 	) as Record<Exclude<FaultKind, 'latency'>, number>;
@@ -276,7 +273,7 @@ describe.each([
 	test('every item succeeds; exactly 1,000 records with their events, 0 duplicates, 0 missing', async () => {
 		rateLimitEvery(FAULTS, RATE_LIMIT_EVERY, slowTrips);
 		const run = await runWorkflow(mixedWorkflow(concurrency), {
-			credentials: { baseUrl: sandbox.baseUrl, apiToken: TOKEN },
+			credentials: { baseUrl: sandbox.baseUrl, apiToken: TOKENS.fullAccess },
 		});
 		onLog = () => {};
 		await slowResponsesDelivered();
@@ -289,13 +286,16 @@ describe.each([
 		// floor leaves room for chance, since keys differ per run).
 		const perFault = actionsPerFault(requests);
 		const faulted = new Set(requests.filter((r) => r.fault !== null).map((r) => r.key)).size;
+		// Retries of a held action that met "409 still being processed" and were waited out.
+		const inFlight409s = requests.filter((r) => r.status === 409).length;
 		process.stdout.write(
-			`concurrency ${concurrency}: ${requests.length} requests for ${ACTIONS} actions; actions meeting a fault: ${faulted}; per kind: ${JSON.stringify(perFault)}; 429 with Retry-After 1 s: ${slowTrips.length}\n`,
+			`concurrency ${concurrency}: ${requests.length} requests for ${ACTIONS} actions; actions meeting a fault: ${faulted}; per kind: ${JSON.stringify(perFault)}; 409 while held: ${inFlight409s}; 429 with Retry-After 1 s: ${slowTrips.length}\n`,
 		);
-		for (const kind of ['serverError', 'resetBeforeApply', 'dropAfterApply', 'slowResponse'] as const) {
+		for (const kind of ['serverError', 'resetBeforeApply', 'dropAfterApply', 'slowResponse', 'holdInFlight'] as const) {
 			expect({ kind, atLeast15Percent: perFault[kind] >= 0.15 * ACTIONS }).toEqual({ kind, atLeast15Percent: true });
 		}
 		expect(perFault.rateLimited).toBeGreaterThanOrEqual(0.2 * ACTIONS);
+		expect(inFlight409s).toBeGreaterThan(0);
 		expect(faulted).toBeGreaterThanOrEqual(0.5 * ACTIONS);
 		// Every 429 the sandbox sent is in the log with its Retry-After, and the node came back after it.
 		expect(requests.filter((r) => r.fault === 'rateLimited').length).toBeGreaterThan(0);
@@ -306,16 +306,27 @@ describe.each([
 
 describe('a batch that fails mid-way, then n8n\'s "Retry execution"', () => {
 	const items = Array.from({ length: 40 }, (_, i) => ({ assetId: 1001 + (i % 20), task: `batch-${i}` }));
-	const parameters = (concurrency: number, maxRetries: number) => ({
-		resource: 'asset',
-		operation: 'createTodo',
-		assetId: '={{ $json.assetId }}',
-		name: '={{ $json.task }}',
-		options: { concurrency, maxRetries, retryDelay: 5, timeout: 1000 },
-	});
+	const parameters = (concurrency: number, maxRetries: number) =>
+		createTodoParameters({
+			assetId: '={{ $json.assetId }}',
+			name: '={{ $json.task }}',
+			options: { concurrency, maxRetries, retryDelay: 5, timeout: 1000 },
+		});
 
 	function createdBy(requests: RecordedRequest[]): Set<string> {
 		return new Set(requests.filter((r) => r.status === 201 && !r.replayed).map((r) => r.key ?? ''));
+	}
+
+	/** The faults are over; the user clicks "Retry execution" (n8n gives it a new execution id). */
+	async function retryWithoutFaults(workflow: WorkflowDefinition, first: IRun, failedExecutionId: string, executionId: string) {
+		sandbox.setFaults(null);
+		const seq = sandbox.requests().length;
+		const retry = await retryExecution(workflow, first, {
+			credentials: { baseUrl: sandbox.baseUrl, apiToken: TOKENS.fullAccess },
+			failedExecutionId,
+			executionId,
+		});
+		return { retry, retryRequests: sandbox.requests().slice(seq) };
 	}
 
 	test('an outage (503 past the retry budget) from item 20 on: the retry replays items 0-19 and creates 20-39, once each', async () => {
@@ -328,7 +339,7 @@ describe('a batch that fails mid-way, then n8n\'s "Retry execution"', () => {
 			}
 		};
 		const first = await runWorkflow(workflow, {
-			credentials: { baseUrl: sandbox.baseUrl, apiToken: TOKEN },
+			credentials: { baseUrl: sandbox.baseUrl, apiToken: TOKENS.fullAccess },
 			executionId: 'exec-outage-1',
 		});
 		onLog = () => {};
@@ -341,18 +352,10 @@ describe('a batch that fails mid-way, then n8n\'s "Retry execution"', () => {
 		expect(firstRequests.map((r) => r.status)).toEqual([...Array(20).fill(201), 503, 503, 503]);
 		expect(sandbox.state().todos.map((todo) => todo.name)).toEqual(items.slice(0, 20).map((item) => item.task));
 
-		// The outage is over; the user clicks "Retry execution" (n8n gives it a new execution id).
-		sandbox.setFaults(null);
-		const seq = firstRequests.length;
-		const retry = await retryExecution(workflow, first, {
-			credentials: { baseUrl: sandbox.baseUrl, apiToken: TOKEN },
-			failedExecutionId: 'exec-outage-1',
-			executionId: 'exec-outage-2',
-		});
+		const { retry, retryRequests } = await retryWithoutFaults(workflow, first, 'exec-outage-1', 'exec-outage-2');
 		expect(retry.data.resultData.error?.message).toBeUndefined();
 		expect(retry.status).toBe('success');
 
-		const retryRequests = sandbox.requests().slice(seq);
 		expect(retryRequests).toHaveLength(40);
 		// Items 0-19 are sent with their original keys and replayed; 20-39 are created now.
 		expect(retryRequests.map((r) => r.key).slice(0, 21)).toEqual(firstKeys);
@@ -381,7 +384,7 @@ describe('a batch that fails mid-way, then n8n\'s "Retry execution"', () => {
 			maxFaultsPerKey: 1000,
 		});
 		const first = await runWorkflow(workflow, {
-			credentials: { baseUrl: sandbox.baseUrl, apiToken: TOKEN },
+			credentials: { baseUrl: sandbox.baseUrl, apiToken: TOKENS.fullAccess },
 			executionId: 'exec-faulty-1',
 		});
 		expect(first.status).toBe('error');
@@ -395,15 +398,8 @@ describe('a batch that fails mid-way, then n8n\'s "Retry execution"', () => {
 		const lostResponses = firstRequests.filter((r) => r.fault === 'dropAfterApply').map((r) => r.key ?? '');
 		expect(createdFirst.size).toBeGreaterThan(0);
 
-		sandbox.setFaults(null);
-		const seq = firstRequests.length;
-		const retry = await retryExecution(workflow, first, {
-			credentials: { baseUrl: sandbox.baseUrl, apiToken: TOKEN },
-			failedExecutionId: 'exec-faulty-1',
-			executionId: 'exec-faulty-2',
-		});
+		const { retry, retryRequests } = await retryWithoutFaults(workflow, first, 'exec-faulty-1', 'exec-faulty-2');
 		expect(retry.data.resultData.error?.message).toBeUndefined();
-		const retryRequests = sandbox.requests().slice(seq);
 		expect(retryRequests).toHaveLength(40);
 		expect(retryRequests.every((r) => r.status === 201)).toBe(true);
 		// Replayed exactly the keys the first run created, lost responses included; created the others.

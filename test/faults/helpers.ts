@@ -6,7 +6,6 @@ import { LoggerProxy } from 'n8n-workflow';
 import type { LogEntry, SandboxHandle } from '../../sandbox/src';
 import { INVENTORY_TYPE, ITEMS_TYPE, type WorkflowDefinition } from '../../tools/n8n/engine';
 
-export const TOKEN = 'inv_demo_full_access';
 
 /** One branch of a workflow: fixture items feeding one Inventory node. */
 export interface Branch {

@@ -8,8 +8,9 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { IRun } from 'n8n-workflow';
 
+import { createTodoParameters, TOKENS } from '../fixtures';
 import { inventoryWorkflow, nodeOutput, runWorkflow } from '../../tools/n8n/engine';
-import { captureOutput, occurrences, serializeRun, TOKEN, type Capture } from './helpers';
+import { captureOutput, occurrences, serializeRun, type Capture } from './helpers';
 
 const HUGE = 20 * 1024 * 1024;
 
@@ -86,14 +87,12 @@ beforeEach(() => {
 
 async function run(assetId: number, options: Record<string, unknown> = {}, node = {}): Promise<IRun> {
 	const result = await runWorkflow(
-		inventoryWorkflow([{ assetId }], {
-			resource: 'asset',
-			operation: 'createTodo',
-			assetId: '={{ $json.assetId }}',
-			name: 'Tag and label',
-			options: { maxRetries: 1, retryDelay: 1, timeout: 20_000, ...options },
-		}, { node }),
-		{ credentials: { baseUrl, apiToken: TOKEN } },
+		inventoryWorkflow(
+			[{ assetId }],
+			createTodoParameters({ assetId: '={{ $json.assetId }}', options: { maxRetries: 1, retryDelay: 1, timeout: 20_000, ...options } }),
+			{ node },
+		),
+		{ credentials: { baseUrl, apiToken: TOKENS.fullAccess } },
 	);
 	runs.push(result);
 	return result;
@@ -175,7 +174,7 @@ describe('answers that echo the token back', () => {
 		expect(message).toBe('The Inventory API failed (502) after 1 retry');
 		expect(description).toMatch(/^<html><body><h1>Upstream error<\/h1><pre>POST \/api\/v1\/assets\/11\/todos Authorization: Bearer \[redacted\] Idempotency-Key: [0-9a-f-]{36}<\/pre><\/body><\/html>$/);
 		// The server did receive the token: it is the answer that must not show it.
-		expect(received[0].authorization).toBe(`Bearer ${TOKEN}`);
+		expect(received[0].authorization).toBe(`Bearer ${TOKENS.fullAccess}`);
 	});
 
 	test('asset 12: a plain-text 200 showing the Authorization header', async () => {
@@ -221,16 +220,10 @@ test('with "On Error: Continue", every hostile answer becomes an error item and 
 	const result = await runWorkflow(
 		inventoryWorkflow(
 			assetIds.map((assetId) => ({ assetId })),
-			{
-				resource: 'asset',
-				operation: 'createTodo',
-				assetId: '={{ $json.assetId }}',
-				name: 'Tag and label',
-				options: { maxRetries: 1, retryDelay: 1, concurrency: 4 },
-			},
+			createTodoParameters({ assetId: '={{ $json.assetId }}', options: { maxRetries: 1, retryDelay: 1, concurrency: 4 } }),
 			{ node: { onError: 'continueRegularOutput' } },
 		),
-		{ credentials: { baseUrl, apiToken: TOKEN } },
+		{ credentials: { baseUrl, apiToken: TOKENS.fullAccess } },
 	);
 	runs.push(result);
 	expect(result.status).toBe('success');
@@ -262,10 +255,10 @@ test('with "On Error: Continue", every hostile answer becomes an error item and 
 test('the API token appears nowhere in the run data, messages, descriptions, logs or console output', () => {
 	expect(runs.length).toBeGreaterThanOrEqual(Object.keys(answers).length + 1);
 	for (const text of [...runs.map(serializeRun), capture.lines.join('\n')]) {
-		expect(occurrences(text, TOKEN)).toEqual([]);
+		expect(occurrences(text, TOKENS.fullAccess)).toEqual([]);
 	}
 	// The search itself works: the capture holds the engine's log, and the server saw the token.
 	expect(capture.lines.some((line) => line.startsWith('debug Running node "Inventory" finished with error'))).toBe(true);
 	expect(authorizations.length).toBeGreaterThan(runs.length);
-	expect(new Set(authorizations)).toEqual(new Set([`Bearer ${TOKEN}`]));
+	expect(new Set(authorizations)).toEqual(new Set([`Bearer ${TOKENS.fullAccess}`]));
 });

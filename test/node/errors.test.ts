@@ -1,34 +1,23 @@
 import axios from 'axios';
 import type { INode } from 'n8n-workflow';
 
+import { createTodoParameters, recordAcquisitionParameters, TOKENS, updateBillingParameters } from '../fixtures';
 import { CREDENTIAL_TEST_IDEMPOTENCY_KEY } from '../../dist/credentials/InventoryApi.credentials';
 import { inventoryCredentialType, nodeOutput } from '../../tools/n8n/engine';
-import { runError, runInventory, TOKEN, useSandbox } from './util';
+import { runError, runInventory, useSandbox } from './util';
 
 const env = useSandbox();
 
-const createTodo = { resource: 'asset', operation: 'createTodo', assetId: '1001', name: 'Label' };
-const updateBilling = {
-	resource: 'subscription',
-	operation: 'updateBilling',
-	subscriptionId: '2001',
-	priceModel: 'lump_sum',
-	cost: 100,
-	billingFrequency: 'monthly',
-};
-const recordAcquisition = {
-	resource: 'asset',
-	operation: 'recordAcquisition',
-	assetId: '1001',
-	eventTypeId: '301',
-};
+const createTodo = createTodoParameters({ name: 'Label' });
+const updateBilling = updateBillingParameters({ cost: 100 });
+const recordAcquisition = recordAcquisitionParameters();
 
 describe('API errors become NodeApiErrors a user can act on', () => {
 	test.each<[string, INode['parameters'], string, { message: string; description: string; httpCode: string }]>([
 		[
 			'401 points at the credential',
 			createTodo,
-			'inv_demo_expired',
+			TOKENS.expired,
 			{
 				message:
 					'The Inventory API rejected the API token (401): it is missing, expired, revoked or not a customer API token',
@@ -40,7 +29,7 @@ describe('API errors become NodeApiErrors a user can act on', () => {
 		[
 			'403 names the permission of to-dos',
 			createTodo,
-			'inv_demo_no_todos',
+			TOKENS.noTodos,
 			{
 				message: 'The API token lacks the permission this operation needs: assets:todos (403)',
 				description: expect.stringContaining('Give the token the "assets:todos" permission'),
@@ -50,7 +39,7 @@ describe('API errors become NodeApiErrors a user can act on', () => {
 		[
 			'403 names the permission of billing',
 			updateBilling,
-			'inv_demo_no_billing',
+			TOKENS.noBilling,
 			{
 				message: 'The API token lacks the permission this operation needs: subscriptions:update (403)',
 				description: expect.stringContaining('"subscriptions:update"'),
@@ -60,7 +49,7 @@ describe('API errors become NodeApiErrors a user can act on', () => {
 		[
 			'403 names the permission of acquisitions',
 			recordAcquisition,
-			'inv_demo_no_lifecycle',
+			TOKENS.noLifecycle,
 			{
 				message: 'The API token lacks the permission this operation needs: assets:lifecycle (403)',
 				description: expect.stringContaining('"assets:lifecycle"'),
@@ -70,7 +59,7 @@ describe('API errors become NodeApiErrors a user can act on', () => {
 		[
 			'404 names the record',
 			{ ...createTodo, assetId: '1901' },
-			TOKEN,
+			TOKENS.fullAccess,
 			{
 				message: "Asset 1901 was not found in this token's organization (404)",
 				description: expect.stringContaining('records of other organizations are reported as not found'),
@@ -80,7 +69,7 @@ describe('API errors become NodeApiErrors a user can act on', () => {
 		[
 			'409 gives the reason of the API',
 			{ ...updateBilling, subscriptionId: '2101' },
-			TOKEN,
+			TOKENS.fullAccess,
 			{
 				message: expect.stringMatching(/^The Inventory API refused the change \(409\): .+free/i),
 				description: 'The record changed or is in a state that does not allow this action. Refresh the record and try again.',
@@ -90,7 +79,7 @@ describe('API errors become NodeApiErrors a user can act on', () => {
 		[
 			'422 lists the per-field errors',
 			{ ...createTodo, additionalFields: { assignedTo: '501' } },
-			TOKEN,
+			TOKENS.fullAccess,
 			{
 				message: expect.stringMatching(/^The Inventory API rejected the input \(422\)/),
 				description: expect.stringMatching(/^Fields with problems: assigned_to: .+/),
@@ -169,8 +158,8 @@ describe('API errors become NodeApiErrors a user can act on', () => {
 
 	test('401, 403, 404, 409 and 422 are never retried', async () => {
 		const { sandbox } = env;
-		await runInventory(sandbox, [{}], createTodo, { token: 'inv_demo_revoked' });
-		await runInventory(sandbox, [{}], createTodo, { token: 'inv_demo_no_todos' });
+		await runInventory(sandbox, [{}], createTodo, { token: TOKENS.revoked });
+		await runInventory(sandbox, [{}], createTodo, { token: TOKENS.noTodos });
 		await runInventory(sandbox, [{}], { ...createTodo, assetId: '99999' });
 		await runInventory(sandbox, [{}], { ...updateBilling, subscriptionId: '2101' });
 		await runInventory(sandbox, [{}], { ...createTodo, additionalFields: { assignedTo: '501' } });
@@ -254,10 +243,10 @@ describe('credential test', () => {
 
 	test('tells a rejected token (401) from an accepted one, and creates nothing', async () => {
 		const { sandbox } = env;
-		for (const token of ['inv_demo_expired', 'inv_demo_revoked', 'inv_demo_personal', 'not-a-token']) {
+		for (const token of [TOKENS.expired, TOKENS.revoked, TOKENS.personal, 'not-a-token']) {
 			expect((await sendCredentialTest(sandbox.baseUrl, token)).status).toBe(401);
 		}
-		for (const token of [TOKEN, 'inv_demo_no_todos', 'inv_demo_other_org', 'inv_demo_no_permissions']) {
+		for (const token of [TOKENS.fullAccess, TOKENS.noTodos, TOKENS.otherOrg, TOKENS.noPermissions]) {
 			expect([403, 404, 422]).toContain((await sendCredentialTest(sandbox.baseUrl, token)).status);
 		}
 		const state = sandbox.state();

@@ -1,6 +1,7 @@
 import type { INode } from 'n8n-workflow';
 import { v5 as uuidV5Reference } from 'uuid';
 
+import { createTodoParameters, TOKENS } from '../fixtures';
 import {
 	deriveIdempotencyKey,
 	IDEMPOTENCY_NAMESPACE,
@@ -16,16 +17,11 @@ import {
 	runWorkflow,
 	type WorkflowDefinition,
 } from '../../tools/n8n/engine';
-import { keysSent, runError, runInventory, TOKEN, useSandbox, UUID_V5 } from './util';
+import { keysSent, runError, runInventory, useSandbox, UUID_V5 } from './util';
 
 const env = useSandbox();
 
-const createTodo = {
-	resource: 'asset',
-	operation: 'createTodo',
-	assetId: '={{ $json.asset }}',
-	name: 'Tag and label',
-};
+const createTodo = createTodoParameters({ assetId: '={{ $json.asset }}' });
 
 describe('UUID v5', () => {
 	test.each([
@@ -98,7 +94,7 @@ describe('derived keys', () => {
 			},
 		};
 		const run = await runWorkflow(workflow, {
-			credentials: { baseUrl: sandbox.baseUrl, apiToken: TOKEN },
+			credentials: { baseUrl: sandbox.baseUrl, apiToken: TOKENS.fullAccess },
 			executionId: 'exec-loop',
 		});
 		expect(run.data.resultData.runData.Inventory).toHaveLength(2);
@@ -171,7 +167,7 @@ describe('Retry execution', () => {
 			...createTodo,
 			options: { maxRetries: 0 },
 		});
-		const credentials = { baseUrl: sandbox.baseUrl, apiToken: TOKEN };
+		const credentials = { baseUrl: sandbox.baseUrl, apiToken: TOKENS.fullAccess };
 		// The third request of the run is rate limited and the node may not retry: the execution fails.
 		sandbox.setFaults({ rateLimit: { requests: 2, windowMs: 600_000, retryAfterSeconds: 1 } });
 		const failed = await runWorkflow(workflow, { credentials, executionId: 'exec-original' });

@@ -1,4 +1,5 @@
 import { nodeOutput } from '../../tools/n8n/engine';
+import { createTodoParameters } from '../fixtures';
 import { runError, runInventory, sent, useSandbox, UUID_V5 } from './util';
 
 /*
@@ -8,7 +9,7 @@ import { runError, runInventory, sent, useSandbox, UUID_V5 } from './util';
  */
 const env = useSandbox();
 
-const createTodo = { resource: 'asset', operation: 'createTodo', assetId: '1001', name: 'Tag and label' };
+const createTodo = createTodoParameters();
 const quickRetries = { timeout: 300, retryDelay: 100, maxRetryWait: 400 };
 
 function statuses(): Array<[number | null, boolean]> {

@@ -1,5 +1,6 @@
 import { nodeOutput } from '../../tools/n8n/engine';
-import { availableAssetState, runInventory, sent, TIMESTAMP, useSandbox, UUID_V5 } from './util';
+import { AVAILABLE_ASSET_STATE, PER_LICENSE_BILLING, PER_LICENSE_BILLING_BODY, PER_LICENSE_BILLING_STATE, updateBillingParameters } from '../fixtures';
+import { runInventory, sent, TIMESTAMP, useSandbox, UUID_V5 } from './util';
 
 const env = useSandbox();
 
@@ -61,7 +62,7 @@ describe('asset / createTodo', () => {
 						updated_at: expect.stringMatching(TIMESTAMP),
 					},
 					tracker_disconnect_pending: false,
-					state: availableAssetState,
+					state: AVAILABLE_ASSET_STATE,
 				},
 				pairedItem: { item: 0 },
 			},
@@ -131,20 +132,11 @@ describe('subscription / updateBilling', () => {
 		const run = await runInventory(
 			sandbox,
 			[{}],
-			{
-				resource: 'subscription',
-				operation: 'updateBilling',
-				subscriptionId: '2002',
-				priceModel: 'per_license',
-				cost: 12.5,
-				billingFrequency: 'Quarterly',
-				licenseCount: 30,
-				additionalFields: {
-					eventDate: '2025-06-01T10:00:00',
-					description: 'Renewal at the new price',
-					licenseCount: 999,
-				},
-			},
+			updateBillingParameters(PER_LICENSE_BILLING, {
+				eventDate: '2025-06-01T10:00:00',
+				description: 'Renewal at the new price',
+				licenseCount: 999,
+			}),
 			{ settings: { timezone: 'Asia/Kolkata' } },
 		);
 
@@ -154,9 +146,7 @@ describe('subscription / updateBilling', () => {
 				path: '/api/v1/subscriptions/2002/billing',
 				headers: jsonHeaders(expect.stringMatching(UUID_V5)),
 				body: {
-					price_model: 'per_license',
-					cost: 12.5,
-					billing_frequency: 'Quarterly',
+					...PER_LICENSE_BILLING_BODY,
 					event_date: '2025-06-01T10:00:00+05:30',
 					description: 'Renewal at the new price',
 					license_count: 30,
@@ -170,17 +160,7 @@ describe('subscription / updateBilling', () => {
 					subscription_id: 2002,
 					subscription_event_ids: [change.subscription_event_id],
 					todo: null,
-					state: {
-						status: 'available',
-						billing_type: 'subscription',
-						license_count: 30,
-						billing_frequency: 'Quarterly',
-						price_model: 'per_license',
-						cost: '12.50',
-						contract_term: null,
-						contract_start_date: null,
-						contract_end_date: null,
-					},
+					state: PER_LICENSE_BILLING_STATE,
 				},
 				pairedItem: { item: 0 },
 			},
@@ -288,7 +268,7 @@ describe('asset / recordAcquisition', () => {
 					subscription_event_ids: [],
 					todo: null,
 					tracker_disconnect_pending: false,
-					state: availableAssetState,
+					state: AVAILABLE_ASSET_STATE,
 				},
 				pairedItem: { item: 0 },
 			},

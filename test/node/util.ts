@@ -2,24 +2,11 @@ import type { IDataObject, INode, IRun } from 'n8n-workflow';
 
 import { startSandbox, type RecordedRequest, type SandboxHandle } from '../../sandbox/src';
 import { inventoryWorkflow, runWorkflow, type RunOptions } from '../../tools/n8n/engine';
+import { TOKENS } from '../fixtures';
 
-export const TOKEN = 'inv_demo_full_access';
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export const UUID_V5 = /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 export const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d+Z$/;
-
-/** The state of an available asset in an asset result: the only status the API shows. */
-export const availableAssetState = {
-	status: 'available',
-	person_id: null,
-	location_id: null,
-	sublocation_id: null,
-	is_in_storage: false,
-	person_loan_due: null,
-	location_loan_due: null,
-	condition_id: null,
-	decommission_event_type_id: null,
-};
 
 /** One sandbox per test file, reset before each test. */
 export function useSandbox(): { readonly sandbox: SandboxHandle } {
@@ -61,7 +48,7 @@ export async function runInventory(
 ): Promise<IRun> {
 	const { token, settings, node, ...runOptions } = extra;
 	return await runWorkflow(inventoryWorkflow(items, parameters, { settings, node }), {
-		credentials: { baseUrl: sandbox.baseUrl, apiToken: token ?? TOKEN },
+		credentials: { baseUrl: sandbox.baseUrl, apiToken: token ?? TOKENS.fullAccess },
 		...runOptions,
 	});
 }

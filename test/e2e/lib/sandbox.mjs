@@ -3,10 +3,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
+import { TOKENS } from '../../fixtures/index.js';
 import { REPO_DIR, WORK_DIR, cleanEnv, freePort, mustRun, spawnService, stopService, tail, waitFor } from './util.mjs';
 
 export const ADMIN_TOKEN = 'e2e-sandbox-admin';
-export const API_TOKEN = 'inv_demo_full_access';
+export const API_TOKEN = TOKENS.fullAccess;
 
 export async function buildSandbox() {
 	await mustRun('npx', ['--no-install', 'tsc', '-p', 'sandbox/tsconfig.json'], { cwd: REPO_DIR, timeoutMs: 5 * 60_000 });

@@ -2,6 +2,13 @@
 // `n8n import:workflow`). Node type and parameter names are the package's public contract
 // (shared/node-interface.md).
 
+import {
+	PER_LICENSE_BILLING,
+	createTodoParameters,
+	recordAcquisitionParameters,
+	updateBillingParameters,
+} from '../../fixtures/index.js';
+
 export const NODE_TYPE = 'n8n-nodes-inventory.inventory';
 export const CREDENTIAL = { id: 'e2eInventoryCred', name: 'Inventory sandbox' };
 export const TRIGGER = 'When clicking ‘Execute workflow’';
@@ -66,6 +73,9 @@ export function workflow(id, name, nodes, connections) {
 // ------------------------------------------------------------------------------------------------
 // Headless workflows (run with `n8n execute --id`)
 
+/** A to-do per incoming item: its asset and title. */
+const TODO_FROM_ITEM = { assetId: '={{ $json.assetId }}', name: '={{ $json.title }}' };
+
 export const createTodoWorkflow = () =>
 	workflow(
 		'e2eWfCreateTodo1',
@@ -80,13 +90,7 @@ export const createTodoWorkflow = () =>
 				id: 'inv-create-todo',
 				name: 'Create To-Do',
 				position: [440, 0],
-				parameters: {
-					resource: 'asset',
-					operation: 'createTodo',
-					assetId: '={{ $json.assetId }}',
-					name: '={{ $json.title }}',
-					additionalFields: { notes: 'created by the e2e proof', dueDate: '2026-12-31', assignedTo: 102, isComplete: false },
-				},
+				parameters: createTodoParameters(TODO_FROM_ITEM, { notes: 'created by the e2e proof', dueDate: '2026-12-31', assignedTo: 102, isComplete: false }),
 			}),
 		],
 		chain(TRIGGER, 'Assets', 'Create To-Do'),
@@ -102,16 +106,7 @@ export const updateBillingWorkflow = () =>
 				id: 'inv-update-billing',
 				name: 'Update Billing',
 				position: [220, 0],
-				parameters: {
-					resource: 'subscription',
-					operation: 'updateBilling',
-					subscriptionId: '2002',
-					priceModel: 'per_license',
-					cost: 12.5,
-					billingFrequency: 'Quarterly',
-					licenseCount: 30,
-					additionalFields: { description: 'e2e: more seats' },
-				},
+				parameters: updateBillingParameters(PER_LICENSE_BILLING, { description: 'e2e: more seats' }),
 			}),
 		],
 		chain(TRIGGER, 'Update Billing'),
@@ -127,31 +122,25 @@ export const recordAcquisitionWorkflow = () =>
 				id: 'inv-purchase',
 				name: 'Record Purchase',
 				position: [220, 0],
-				parameters: {
-					resource: 'asset',
-					operation: 'recordAcquisition',
-					assetId: '1003',
-					eventTypeId: '301',
-					additionalFields: { acquiredFrom: 'ACME Reseller', cost: 999.99, description: 'e2e purchase' },
-				},
+				parameters: recordAcquisitionParameters(
+					{ assetId: '1003' },
+					{ acquiredFrom: 'ACME Reseller', cost: 999.99, description: 'e2e purchase' },
+				),
 			}),
 			inventoryNode({
 				id: 'inv-lease',
 				name: 'Record Lease',
 				position: [440, 0],
-				parameters: {
-					resource: 'asset',
-					operation: 'recordAcquisition',
-					assetId: '1004',
-					eventTypeId: '302',
-					additionalFields: {
+				parameters: recordAcquisitionParameters(
+					{ assetId: '1004', eventTypeId: '302' },
+					{
 						payment: 100,
 						billingFrequency: 'monthly',
 						numberOfPayments: 24,
 						fieldValues: { values: [{ fieldId: '401', value: 'LC-2026-001' }] },
 						fieldValuesJson: '{ "402": 4021 }',
 					},
-				},
+				),
 			}),
 		],
 		chain(TRIGGER, 'Record Purchase', 'Record Lease'),
@@ -174,7 +163,7 @@ export const errorOutputWorkflow = () => {
 				name: 'Create To-Do',
 				position: [440, 0],
 				onError: 'continueErrorOutput',
-				parameters: { resource: 'asset', operation: 'createTodo', assetId: '={{ $json.assetId }}', name: '={{ $json.title }}', additionalFields: {} },
+				parameters: createTodoParameters(TODO_FROM_ITEM, {}),
 			}),
 			noOp('Succeeded', [660, -100]),
 			noOp('Failed', [660, 100]),
@@ -201,7 +190,7 @@ export const loopWorkflow = () => {
 				id: 'inv-loop',
 				name: 'Create To-Do',
 				position: [660, 100],
-				parameters: { resource: 'asset', operation: 'createTodo', assetId: '={{ $json.assetId }}', name: '={{ $json.title }}', additionalFields: {} },
+				parameters: createTodoParameters(TODO_FROM_ITEM, {}),
 			}),
 			noOp('Done', [660, -100]),
 		],
@@ -234,14 +223,7 @@ export const retryRateLimitWorkflow = () =>
 				id: 'inv-retry-limit',
 				name: 'Create To-Do',
 				position: [440, 0],
-				parameters: {
-					resource: 'asset',
-					operation: 'createTodo',
-					assetId: '={{ $json.assetId }}',
-					name: '={{ $json.title }}',
-					additionalFields: {},
-					options: { maxRetries: 0 },
-				},
+				parameters: createTodoParameters({ ...TODO_FROM_ITEM, options: { maxRetries: 0 } }, {}),
 			}),
 		],
 		chain(TRIGGER, 'Assets', 'Create To-Do'),
@@ -267,13 +249,7 @@ export const retryFixWorkflow = () =>
 				id: 'inv-retry-fix',
 				name: 'Create To-Do',
 				position: [440, 0],
-				parameters: {
-					resource: 'asset',
-					operation: 'createTodo',
-					assetId: RETRY_FIX_BROKEN_ASSET,
-					name: '={{ $json.title }}',
-					additionalFields: {},
-				},
+				parameters: createTodoParameters({ ...TODO_FROM_ITEM, assetId: RETRY_FIX_BROKEN_ASSET }, {}),
 			}),
 		],
 		chain(TRIGGER, 'Assets', 'Create To-Do'),
@@ -292,34 +268,23 @@ export const editorWorkflow = () =>
 				id: 'ed-create-todo',
 				name: 'Create To-Do',
 				position: [260, -160],
-				parameters: { resource: 'asset', operation: 'createTodo', assetId: '1001', name: 'Tag and label', additionalFields: { dueDate: '2026-12-31T00:00:00', assignedTo: 102 } },
+				parameters: createTodoParameters({}, { dueDate: '2026-12-31T00:00:00', assignedTo: 102 }),
 			}),
 			inventoryNode({
 				id: 'ed-update-billing',
 				name: 'Update Billing',
 				position: [260, 0],
-				parameters: {
-					resource: 'subscription',
-					operation: 'updateBilling',
-					subscriptionId: '2002',
-					priceModel: 'per_license',
-					cost: 10,
-					billingFrequency: 'monthly',
-					licenseCount: 25,
-					additionalFields: {},
-				},
+				// Subscription 2002 as seeded.
+				parameters: updateBillingParameters({ subscriptionId: '2002', priceModel: 'per_license', licenseCount: 25 }, {}),
 			}),
 			inventoryNode({
 				id: 'ed-acquisition',
 				name: 'Record Acquisition',
 				position: [260, 160],
-				parameters: {
-					resource: 'asset',
-					operation: 'recordAcquisition',
-					assetId: '1003',
-					eventTypeId: '302',
-					additionalFields: { payment: 100, billingFrequency: 'monthly', fieldValues: { values: [{ fieldId: '401', value: 'LC-1' }] } },
-				},
+				parameters: recordAcquisitionParameters(
+					{ assetId: '1003', eventTypeId: '302' },
+					{ payment: 100, billingFrequency: 'monthly', fieldValues: { values: [{ fieldId: '401', value: 'LC-1' }] } },
+				),
 			}),
 		],
 		{ [TRIGGER]: { main: [[link('Create To-Do'), link('Update Billing'), link('Record Acquisition')]] } },

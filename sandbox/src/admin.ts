@@ -1,0 +1,108 @@
+/**
+ * The /_sandbox inspection and control endpoints. They are not part of the Inventory API: every
+ * body says so (NOTICE), and all but /_sandbox/health need the admin token.
+ */
+import type { IncomingMessage } from 'node:http';
+
+import { isAdmin } from './auth';
+import { validateFaultConfig, type FaultEngine } from './faults';
+import type { IdempotencyStore } from './idempotency';
+import type { Reply } from './request';
+import type { Counters, RecordedRequest, SandboxState } from './types';
+import type { World } from './world';
+
+export const NOTICE = 'Sandbox inspection/control endpoint: NOT part of the Inventory API.';
+
+/** What the endpoints read and change. */
+export interface AdminTarget {
+	readonly adminToken: string;
+	readonly faults: FaultEngine;
+	state(): SandboxState;
+	requests(): RecordedRequest[];
+	clearRequests(): void;
+	reset(): void;
+}
+
+export function adminReply(target: AdminTarget, method: string, path: string, req: IncomingMessage, bodyText: string): Reply {
+	if (path === '/_sandbox/health' && method === 'GET') return { status: 200, body: { notice: NOTICE, ok: true } };
+	if (!isAdmin(req, target.adminToken)) {
+		return { status: 401, body: { notice: NOTICE, message: 'The sandbox admin token is required (Authorization: Bearer <admin token>).' } };
+	}
+	const handlers = adminRoutes(target, bodyText)[path];
+	if (!handlers) return { status: 404, body: { notice: NOTICE, message: 'Unknown sandbox endpoint.' } };
+	const handler = handlers[method];
+	if (!handler) {
+		return { status: 405, body: { notice: NOTICE, message: 'Method not allowed.' }, headers: { Allow: Object.keys(handlers).join(', ') } };
+	}
+	return handler();
+}
+
+/** GET /_sandbox/state (not yet a copy: the caller clones it). */
+export function inspectionState(core: {
+	world: World;
+	idempotency: IdempotencyStore;
+	faults: FaultEngine;
+	counters: Counters;
+}): SandboxState {
+	const w = core.world;
+	return {
+		notice: NOTICE,
+		organizations: [...w.orgs.values()].map((o) => ({
+			id: o.id,
+			name: o.name,
+			plan: { max_reactivations: o.maxReactivations, reactivations_used: o.reactivationsUsed },
+		})),
+		assets: w.assetViews(),
+		subscriptions: w.subscriptionViews(),
+		todos: w.todos,
+		acquisitions: w.acquisitions,
+		billingChanges: w.billingChanges,
+		assetEvents: w.assetEvents,
+		subscriptionEvents: w.subscriptionEvents,
+		idempotencyKeys: core.idempotency.entries().map((e) => ({
+			organization_id: e.organizationId,
+			key: e.key,
+			method: e.method,
+			path: e.path,
+			status: e.status,
+			stored_at: e.storedAt,
+		})),
+		faults: core.faults.get(),
+		counters: { ...core.counters, faults: { ...core.faults.counters } },
+	};
+}
+
+function adminRoutes(target: AdminTarget, bodyText: string): Record<string, Record<string, () => Reply>> {
+	const { faults } = target;
+	return {
+		'/_sandbox/state': { GET: () => ({ status: 200, body: target.state() }) },
+		'/_sandbox/requests': {
+			GET: () => ({ status: 200, body: { notice: NOTICE, requests: target.requests() } }),
+			DELETE: () => {
+				target.clearRequests();
+				return { status: 200, body: { notice: NOTICE, cleared: true } };
+			},
+		},
+		'/_sandbox/reset': {
+			POST: () => {
+				target.reset();
+				return { status: 200, body: { notice: NOTICE, reset: true } };
+			},
+		},
+		'/_sandbox/faults': {
+			GET: () => ({ status: 200, body: { notice: NOTICE, faults: faults.get(), counters: { ...faults.counters } } }),
+			PUT: () => {
+				try {
+					faults.set(validateFaultConfig(bodyText.trim() === '' ? null : JSON.parse(bodyText)));
+				} catch (error) {
+					return { status: 422, body: { notice: NOTICE, message: `Invalid fault config: ${(error as Error).message}` } };
+				}
+				return { status: 200, body: { notice: NOTICE, faults: faults.get() } };
+			},
+			DELETE: () => {
+				faults.set(null);
+				return { status: 200, body: { notice: NOTICE, faults: null } };
+			},
+		},
+	};
+}
