@@ -5,7 +5,7 @@ import {
 	deriveIdempotencyKey,
 	deriveToolCallKey,
 	IDEMPOTENCY_NAMESPACE,
-} from '../../dist/nodes/Inventory/helpers/idempotency';
+} from '../../nodes/Inventory/helpers/idempotency';
 import type { ScriptedToolCall } from '../../tools/n8n/fixture-nodes';
 import {
 	ENGINE_AGENT_TYPE,
@@ -16,7 +16,8 @@ import {
 	nodeOutput,
 	runWorkflow,
 } from '../../tools/n8n/engine';
-import { keysSent, sent, TOKEN, useSandbox } from './util';
+import { TOKENS } from '../fixtures';
+import { keysSent, sent, useSandbox } from './util';
 
 const env = useSandbox();
 
@@ -77,7 +78,7 @@ function agentWorkflow(agentType: string, calls: ScriptedToolCall[], toolChanges
 
 async function runAgent(agentType: string, calls: ScriptedToolCall[], toolChanges?: Record<string, Partial<INode>>, executionId = 'exec-agent') {
 	return await runWorkflow(agentWorkflow(agentType, calls, toolChanges), {
-		credentials: { baseUrl: env.sandbox.baseUrl, apiToken: TOKEN },
+		credentials: { baseUrl: env.sandbox.baseUrl, apiToken: TOKENS.fullAccess },
 		executionId,
 	});
 }

@@ -2,7 +2,7 @@ import axios from 'axios';
 import type { INode } from 'n8n-workflow';
 
 import { createTodoParameters, recordAcquisitionParameters, TOKENS, updateBillingParameters } from '../fixtures';
-import { CREDENTIAL_TEST_IDEMPOTENCY_KEY } from '../../dist/credentials/InventoryApi.credentials';
+import { CREDENTIAL_TEST_IDEMPOTENCY_KEY } from '../../credentials/InventoryApi.credentials';
 import { inventoryCredentialType, nodeOutput } from '../../tools/n8n/engine';
 import { runError, runInventory, useSandbox } from './util';
 

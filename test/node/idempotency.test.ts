@@ -6,7 +6,7 @@ import {
 	deriveIdempotencyKey,
 	IDEMPOTENCY_NAMESPACE,
 	uuidV5,
-} from '../../dist/nodes/Inventory/helpers/idempotency';
+} from '../../nodes/Inventory/helpers/idempotency';
 import {
 	INVENTORY_TYPE,
 	instanceId,
