@@ -250,13 +250,18 @@ export async function mustRun(cmd, args, opts = {}) {
 /** The first JSON document that makes up the rest of a text (CLI output with log lines before it). */
 export function parseTrailingJson(text) {
 	const lines = text.split('\n');
+	// n8n's pretty-printed result closes at column 0; log lines may come before it and, now and then
+	// (the task runner registering late), after it.
+	const ends = lines.flatMap((line, i) => (line === '}' || line === ']' ? [i + 1] : [])).reverse();
 	for (let i = 0; i < lines.length; i++) {
 		const c = lines[i].trimStart()[0];
 		if (c !== '[' && c !== '{') continue;
-		try {
-			return JSON.parse(lines.slice(i).join('\n'));
-		} catch {
-			/* try the next candidate */
+		for (const end of ends.filter((e) => e > i)) {
+			try {
+				return JSON.parse(lines.slice(i, end).join('\n'));
+			} catch {
+				/* try the next candidate */
+			}
 		}
 	}
 	throw new Error(`no JSON found in output:\n${text.slice(-3000)}`);
