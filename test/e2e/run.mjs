@@ -36,6 +36,7 @@ import {
 	WORK_DIR,
 	assert,
 	assertEqual,
+	checkRunner,
 	fmtMs,
 	installCleanupHandlers,
 	log,
@@ -55,14 +56,8 @@ let n8n;
 let sandbox;
 let model;
 let failed = false;
-let passed = 0;
-
-async function check(name, fn) {
-	const only = process.env.E2E_ONLY;
-	if (only && !only.split(',').some((o) => name.includes(o))) return log(`(skipped: ${name})`);
-	await steps.run(name, fn);
-	passed++;
-}
+const checks = checkRunner(steps);
+const check = checks.check;
 
 async function main() {
 	const host = await steps.run(`n8n host: install or reuse (${path.relative(REPO_DIR, HOST_DIR)})`, async () => {
@@ -171,6 +166,6 @@ try {
 	else if (n8n) log(`kept ${n8n.userFolder} (logs in ${n8n.logDir})`);
 	console.log(steps.summary());
 	console.log(`\ne2e wall time: ${fmtMs(Date.now() - started)}`);
-	console.log(`e2e: ${passed} passed, ${failed ? 1 : 0} failed`);
+	console.log(`e2e: ${checks.passed} passed, ${failed ? 1 : 0} failed`);
 	process.exit(failed ? 1 : 0);
 }
