@@ -12,8 +12,11 @@
 //
 // Options (environment): N8N_PORT (default 5678, or a free port when taken), SANDBOX_PORT (default
 // 8080, or a free port when taken), E2E_DEV_FOLDER (default test/e2e/.work/dev: the n8n user
-// folder, kept between runs; test/e2e/.work/node-dev with --watch).
+// folder, kept between runs; with --watch ~/.n8n-node-cli/n8n-nodes-inventory, outside the checkout:
+// it links back to the checkout, and n8n-node build's copy of static files follows links, so a link
+// inside the checkout would send it round in circles).
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 import { ensureHost } from './lib/host.mjs';
@@ -26,6 +29,8 @@ import * as W from './lib/workflows.mjs';
 installCleanupHandlers();
 const steps = new Steps();
 const watch = process.argv.includes('--watch');
+/** Where n8n-node dev keeps its user folders by default. */
+const NODE_CLI_HOME = path.join(os.homedir(), '.n8n-node-cli');
 
 const host = await steps.run('n8n host: install or reuse', () => ensureHost());
 const pack = await steps.run(watch ? 'package: build' : 'package: build and pack', async () => {
@@ -42,7 +47,7 @@ const sandbox = await steps.run('sandbox: build and start', async () => {
 
 const n8n = new N8nInstance({
 	name: 'dev',
-	userFolder: process.env.E2E_DEV_FOLDER ?? path.join(WORK_DIR, watch ? 'node-dev' : 'dev'),
+	userFolder: process.env.E2E_DEV_FOLDER ?? (watch ? path.join(NODE_CLI_HOME, 'n8n-nodes-inventory') : path.join(WORK_DIR, 'dev')),
 });
 n8n.port = await pickPort(Number(process.env.N8N_PORT ?? 5678));
 
@@ -52,15 +57,17 @@ if (watch) {
 		// *.node.js below it (node_modules included) and names the node CUSTOM.inventory: its link goes
 		// to a folder n8n does not read, and n8n gets the checkout as the community package it is
 		// (.n8n/nodes/node_modules/n8n-nodes-inventory), so the node keeps its real type.
-		const cliFolder = path.join(WORK_DIR, 'node-dev-cli');
+		const cliFolder = path.join(NODE_CLI_HOME, 'n8n-nodes-inventory-link');
+		const logFile = path.join(n8n.logDir, 'n8n-node-dev.log');
+		const earlierRuns = fs.existsSync(logFile) ? fs.statSync(logFile).size : 0;
 		const cli = spawnService('n8n-node dev', path.join(REPO_DIR, 'node_modules', '.bin', 'n8n-node'), ['dev', '--external-n8n', '--custom-user-folder', cliFolder], {
 			env: process.env,
 			cwd: REPO_DIR,
-			logFile: path.join(n8n.logDir, 'n8n-node-dev.log'),
+			logFile,
 		});
 		await waitFor('n8n-node dev: tsc --watch running', async () => {
 			if (cli.exited) throw new Error(`n8n-node dev exited (${cli.exitCode}); see ${cli.logFile}`);
-			return fs.readFileSync(cli.logFile, 'utf8').includes('Watching for file changes');
+			return fs.readFileSync(logFile, 'utf8').slice(earlierRuns).includes('Watching for file changes');
 		}, { timeoutMs: 120_000, intervalMs: 500 });
 		linkIntoNodesFolder(n8n.nodesDir);
 	});
