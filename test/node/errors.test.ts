@@ -150,7 +150,7 @@ describe('API errors become NodeApiErrors a user can act on', () => {
 		expect(runError(run)).toEqual({
 			message: 'Could not reach the Inventory API after 1 retry: the connection was refused',
 			description: expect.stringMatching(
-				/^Network error ECONNREFUSED\. Check the Base URL of the credential \(http:\/\/127\.0\.0\.1:\d+\)/,
+				/^Network failure ECONNREFUSED\. Check the Base URL of the credential \(http:\/\/127\.0\.0\.1:\d+\)/,
 			),
 			httpCode: null,
 		});

@@ -17,6 +17,7 @@ export const eventDate = timestampField({
 	displayName: 'Event Date',
 	name: 'eventDate',
 	apiField: 'event_date',
+	placeholder: 'e.g. 2026-11-23T09:30:00',
 	description:
 		"When the event happened, in the workflow's time zone. Defaults to now. It cannot be in the future, nor earlier than a newer change of the record.",
 });
@@ -27,6 +28,7 @@ export const eventDescription = textField({
 	apiField: 'description',
 	maxLength: TEXT_LIMIT,
 	rows: 3,
+	placeholder: 'e.g. Bought with the Q4 laptop order',
 	description: 'Plain text recorded with the event, up to 10,000 characters',
 });
 

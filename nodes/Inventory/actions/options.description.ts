@@ -8,8 +8,9 @@ export const runOptions = {
 		min: 1,
 		max: 50,
 		default: 1,
-		description:
-			'How many items are sent at the same time (1 to 50). Output order and item linking stay the same; a rate limit answer pauses every request of the run.',
+		placeholder: 'e.g. 10',
+		description: 'How many items are sent at the same time (1 to 50)',
+		hint: 'Output order and item linking stay the same; a rate limit answer pauses every request of the run.',
 	}),
 	maxRetries: integerField({
 		displayName: 'Max Retries',
@@ -17,8 +18,9 @@ export const runOptions = {
 		min: 0,
 		max: 10,
 		default: 5,
+		placeholder: 'e.g. 5',
 		description:
-			'How often a request is retried, with the same Idempotency-Key, after a rate limit (429), a server error (5xx) or a network failure. Other errors are never retried.',
+			'How often a request is retried, with the same Idempotency-Key, after a rate limit (429), a server failure (5xx) or a network failure. Other answers are never retried.',
 	}),
 	retryDelay: integerField({
 		displayName: 'Retry Delay (Ms)',
@@ -26,6 +28,7 @@ export const runOptions = {
 		min: 0,
 		max: 600_000,
 		default: 1000,
+		placeholder: 'e.g. 1000',
 		description: 'The first wait before a retry, in milliseconds; it doubles on each further retry, with jitter',
 	}),
 	maxRetryWait: integerField({
@@ -34,6 +37,7 @@ export const runOptions = {
 		min: 0,
 		max: 3_600_000,
 		default: 30000,
+		placeholder: 'e.g. 30000',
 		description:
 			'The longest single wait between retries, in milliseconds. A rate limit that asks for a longer wait fails the item instead.',
 	}),
@@ -43,6 +47,7 @@ export const runOptions = {
 		min: 1,
 		max: 3_600_000,
 		default: 30000,
+		placeholder: 'e.g. 30000',
 		description:
 			'How long one attempt may take, in milliseconds, before it is abandoned and retried with the same key',
 	}),
@@ -56,7 +61,7 @@ export const options = collection('options', 'Options', 'Add Option', [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. {{ $json.submissionId }}',
-		description:
-			'Leave empty to derive a key from the workflow, execution, node and item, so retries replay instead of duplicating. Set it to a business identifier (e.g. an intake form submission ID) to make the action happen once per that identifier, across executions. A UUID is sent as is; any other text is turned into a UUID together with the operation and record.',
+		description: 'Leave empty to derive the key from the workflow, execution, node and item',
+		hint: 'Retries replay instead of duplicating. Set a business identifier (e.g. an intake form submission ID) to make the action happen once per that identifier, across executions. A UUID is sent as is; any other text is turned into a UUID with the operation and record.',
 	},
 ]);

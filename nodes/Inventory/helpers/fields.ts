@@ -33,6 +33,8 @@ interface Declaration {
 	/** The request body field the value fills; none for the record in the path. */
 	apiField?: string;
 	placeholder?: string;
+	/** Shown under the field: what a short description leaves out (n8n's style for long texts). */
+	hint?: string;
 	required?: boolean;
 	requiredWhen?: string;
 	requiredWith?: Field;

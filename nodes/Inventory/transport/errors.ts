@@ -174,7 +174,7 @@ export function networkError(node: INode, token: string, baseUrl: string, failed
 		: `The request to the Inventory API failed: ${what}`;
 	return new NodeApiError(node, { networkCode: failure.code, message }, {
 		message,
-		description: `Network error ${failure.code}. Check the Base URL of the credential (${redact(baseUrl, token)}) and the network between n8n and the service. The same Idempotency-Key (${request.idempotencyKey}) is safe to retry.`,
+		description: `Network failure ${failure.code}. Check the Base URL of the credential (${redact(baseUrl, token)}) and the network between n8n and the service. The same Idempotency-Key (${request.idempotencyKey}) is safe to retry.`,
 		itemIndex: request.itemIndex,
 	});
 }

@@ -172,11 +172,11 @@ export async function agent({ n8n, sandbox, api, model, screenshotDir, skipBrows
 		const acquisitionTool = tools[toolNamed(first, 'Record_acquisition')];
 		assertEqual(
 			acquisitionTool.description,
-			'Record how an asset was acquired by its numeric asset ID and acquisition event type ID in Inventory',
+			'Record asset acquisition by numeric asset ID and event type ID in Inventory',
 			'the acquisition tool description the model got',
 		);
 		assertEqual(Object.keys(acquisitionTool.parameters.properties).sort(), ['assetId', 'eventTypeId', 'notes', 'price', 'purchaseDate'], 'the acquisition tool parameters ($fromAI keys)');
-		assertEqual(tools[toolNamed(first, 'Create_tagging')].description, 'Create a to-do on an asset by its numeric asset ID in Inventory', 'the to-do tool description');
+		assertEqual(tools[toolNamed(first, 'Create_tagging')].description, 'Create to-do on asset by numeric asset ID in Inventory', 'the to-do tool description');
 
 		// The tool results went back compact (no null fields), with the IDs the sandbox created.
 		assertEqual(model.requests.length, 3, 'requests to the model (tool calls, the refused call, the final answer)');

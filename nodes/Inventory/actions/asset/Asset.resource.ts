@@ -12,15 +12,15 @@ export const description: INodeProperties[] = [
 			name: 'Create To-Do',
 			value: 'createTodo',
 			description:
-				'Create a to-do (a task, e.g. "Tag and label") on one asset. Asset ID is the numeric ID of the asset in your organization. Returns the created to-do with its ID.',
-			action: 'Create a to-do on an asset by its numeric asset ID',
+				'Create a to-do (a task, e.g. "Tag and label") on one asset. \'Asset ID\' is the numeric ID of the asset in your organization. Returns the created to-do with its ID.',
+			action: 'Create to-do on asset by numeric asset ID',
 		},
 		{
 			name: 'Record Acquisition',
 			value: 'recordAcquisition',
 			description:
-				"Record how an asset was acquired (purchase, lease, donation, …) with its price, date and vendor. Asset ID is the numeric ID of the asset in your organization; Event Type ID is the numeric ID of one of your organization's acquisition event types. Returns the IDs of the asset events it created.",
-			action: 'Record how an asset was acquired by its numeric asset ID and acquisition event type ID',
+				"Record how an asset was acquired (purchase, lease, donation, …) with its price, date and vendor. 'Asset ID' is the numeric ID of the asset in your organization; 'Event Type ID' is the numeric ID of one of your organization's acquisition event types. Returns the IDs of the asset events it created.",
+			action: 'Record asset acquisition by numeric asset ID and event type ID',
 		},
 	]),
 	...createTodo.description,

@@ -21,6 +21,7 @@ const notes = textField({
 	apiField: 'notes',
 	maxLength: TEXT_LIMIT,
 	rows: 4,
+	placeholder: 'e.g. Both chargers are in the box',
 	description: 'Plain text, up to 10,000 characters',
 });
 
@@ -28,6 +29,7 @@ const dueDate = dateField({
 	displayName: 'Due Date',
 	name: 'dueDate',
 	apiField: 'due_date',
+	placeholder: 'e.g. 2026-12-31',
 	description: "The day it is due, taken in the workflow's time zone",
 });
 

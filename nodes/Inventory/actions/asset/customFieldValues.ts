@@ -17,7 +17,7 @@ export const pairsProperty: INodeProperties = {
 	placeholder: 'Add Custom Field',
 	default: {},
 	description:
-		'Values of the custom fields the event type asks for. Numbers, true and false are sent as such; use Custom Field Values (JSON) for exact types.',
+		"Values of the custom fields the event type asks for. Numbers, true and false are sent as such; use 'Custom Field Values (JSON)' for exact types.",
 	options: [
 		{
 			displayName: 'Field',
@@ -48,9 +48,9 @@ export const jsonProperty: INodeProperties = {
 	name: 'fieldValuesJson',
 	type: 'json',
 	default: '{}',
-	placeholder: '{ "5": "SN-1234", "6": 42 }',
+	placeholder: 'e.g. { "5": "SN-1234", "6": 42 }',
 	description:
-		'The same as Custom Field Values, as one JSON object keyed by field ID. Both can be used together as long as no field ID appears in both.',
+		'The same as \'Custom Field Values\', as one JSON object keyed by field ID. Both can be used together as long as no field ID appears in both.',
 };
 
 const subjectOf = ({ displayName, name }: INodeProperties): Subject => ({

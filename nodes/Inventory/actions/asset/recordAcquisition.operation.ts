@@ -26,11 +26,11 @@ const acquiredFrom = textField({
 	description: 'Who the asset was acquired from, up to 255 characters',
 });
 
-const price = amountField({ displayName: 'Price', name: 'price', apiField: 'price', description: 'Purchase price, 0 to 999,999,999.99. Defaults to the cost.' });
-const cost = amountField({ displayName: 'Cost', name: 'cost', apiField: 'cost', description: 'Amount paid at acquisition (the down payment for financed acquisitions), 0 to 999,999,999.99' });
-const salvageValue = amountField({ displayName: 'Salvage Value', name: 'salvageValue', apiField: 'salvage_value', description: 'Salvage value, 0 to 999,999,999.99' });
-const financeAmount = amountField({ displayName: 'Finance Amount', name: 'financeAmount', apiField: 'finance_amount', description: 'Amount financed, 0 to 999,999,999.99, when the event type enables financing' });
-const payment = amountField({ displayName: 'Payment', name: 'payment', apiField: 'payment', description: 'Amount of each payment, 0 to 999,999,999.99, when the event type enables payments. Needs Billing Frequency.' });
+const price = amountField({ displayName: 'Price', name: 'price', apiField: 'price', placeholder: 'e.g. 1499.00', description: "Purchase price, 0 to 999,999,999.99. Defaults to 'Cost'." });
+const cost = amountField({ displayName: 'Cost', name: 'cost', apiField: 'cost', placeholder: 'e.g. 299.00', description: 'Amount paid at acquisition (the down payment for financed acquisitions), 0 to 999,999,999.99' });
+const salvageValue = amountField({ displayName: 'Salvage Value', name: 'salvageValue', apiField: 'salvage_value', placeholder: 'e.g. 150.00', description: 'Salvage value, 0 to 999,999,999.99' });
+const financeAmount = amountField({ displayName: 'Finance Amount', name: 'financeAmount', apiField: 'finance_amount', placeholder: 'e.g. 1200.00', description: 'Amount financed, 0 to 999,999,999.99, when the event type enables financing' });
+const payment = amountField({ displayName: 'Payment', name: 'payment', apiField: 'payment', placeholder: 'e.g. 100.00', description: 'Amount of each payment, 0 to 999,999,999.99, when the event type enables payments. Needs Billing Frequency.' });
 
 const shownWithPayment: IDisplayOptions = { show: { payment: [{ _cnd: { exists: true } }] } };
 
@@ -41,7 +41,7 @@ const billingFrequency = optionsField({
 	requiredWith: payment,
 	options: RECURRING_FREQUENCIES,
 	default: 'monthly',
-	description: 'How often the payment is due. Required with Payment; the event type must support payments.',
+	description: "How often the payment is due. Required with 'Payment'; the event type must support payments.",
 	displayOptions: shownWithPayment,
 });
 
@@ -52,6 +52,7 @@ const numberOfPayments = integerField({
 	min: 1,
 	max: 1_000_000,
 	default: 12,
+	placeholder: 'e.g. 12',
 	description: 'How many payments, 1 to 1,000,000, when the event type supports it',
 	displayOptions: shownWithPayment,
 });

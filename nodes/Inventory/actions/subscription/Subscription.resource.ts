@@ -11,8 +11,8 @@ export const description: INodeProperties[] = [
 			name: 'Update Billing',
 			value: 'updateBilling',
 			description:
-				"Replace a subscription's billing (price model, cost, billing frequency, license count) and record a billing-change event. Subscription ID is the numeric ID of the subscription in your organization. Returns the ID of the billing-change event.",
-			action: "Update a subscription's billing by its numeric subscription ID",
+				"Replace a subscription's billing (price model, cost, billing frequency, license count) and record a billing-change event. 'Subscription ID' is the numeric ID of the subscription in your organization. Returns the ID of the billing-change event.",
+			action: 'Update subscription billing by numeric subscription ID',
 		},
 	]),
 	...updateBilling.description,

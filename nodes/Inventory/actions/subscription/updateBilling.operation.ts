@@ -30,6 +30,7 @@ const cost = amountField({
 	name: 'cost',
 	apiField: 'cost',
 	required: true,
+	placeholder: 'e.g. 1200.00',
 	description: 'The billing amount, 0 to 999,999,999.99',
 });
 
@@ -50,6 +51,7 @@ const licenseCount = integerField({
 	min: 1,
 	max: 100_000_000,
 	default: 1,
+	placeholder: 'e.g. 25',
 	description: 'Number of licenses, 1 to 100,000,000',
 	displayOptions: { show: { '/priceModel': ['lump_sum'] } },
 });
@@ -58,7 +60,7 @@ const licenseCount = integerField({
 const perLicenseCount = variant(licenseCount, {
 	required: true,
 	requiredWhen: 'with the Per License price model',
-	description: 'Number of licenses, 1 to 100,000,000. Required with the Per License price model.',
+	description: "Number of licenses, 1 to 100,000,000. Required when 'Price Model' is 'Per License'.",
 	displayOptions: { show: { priceModel: ['per_license'] } },
 });
 
