@@ -8,12 +8,12 @@ import { REPO_DIR, WORK_DIR, cleanEnv, mustRun } from './util.mjs';
 
 export const PACKAGE_NAME = JSON.parse(fs.readFileSync(path.join(REPO_DIR, 'package.json'), 'utf8')).name;
 
-/** `npm run build` (tsc + icons into dist/). */
+/** `npm run build` (n8n-node build: tsc, then the icons into dist/). */
 export async function buildPackage() {
 	await mustRun('npm', ['run', 'build'], { cwd: REPO_DIR, timeoutMs: 10 * 60_000 });
 }
 
-/** `npm pack` of the built package (prepack's build already ran); returns the tarball's path. */
+/** `npm pack` of the package buildPackage built (no install scripts run); returns the tarball's path. */
 export async function packPackage() {
 	const dest = path.join(WORK_DIR, 'pack');
 	fs.rmSync(dest, { recursive: true, force: true });
