@@ -171,7 +171,12 @@ function killGroup(pid, signal) {
 }
 
 export function killAllChildrenSync() {
-	for (const svc of children) killGroup(svc.child.pid, 'SIGKILL');
+	// SIGTERM first, so a child that starts processes of its own (n8n-node dev's tsc --watch runs in a
+	// process group of its own) can stop them; whatever is left half a second later is killed.
+	const running = [...children].filter((svc) => !svc.exited);
+	for (const svc of running) killGroup(svc.child.pid, 'SIGTERM');
+	if (running.length > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 500);
+	for (const svc of running) killGroup(svc.child.pid, 'SIGKILL');
 	children.clear();
 }
 
