@@ -1,5 +1,5 @@
 // Assertions shared by the e2e groups: what the sandbox received, and what `n8n execute` returned.
-import { assert, assertEqual } from './util.mjs';
+import { assert, assertEqual, log } from './util.mjs';
 
 /** The API requests the sandbox received since `fromSeq` (exclusive). */
 export async function requestsSince(sandbox, fromSeq) {
@@ -30,7 +30,11 @@ export function outputItems(run, output = 0) {
 
 export async function executeOk(n8n, workflowId) {
 	const r = await n8n.execute(workflowId);
-	assert(r.code === 0, `n8n execute --id=${workflowId} exited ${r.code}\n${r.stdout.slice(-4000)}\n${r.stderr.slice(-2000)}`);
+	// Seen once in CI: n8n 2.40's CLI printed its complete, successful result and then died by a signal
+	// on its way out. The result is what is checked (with the sandbox's records); the signal is reported.
+	const finishedThenSignalled = r.code === null && r.json?.finished === true && r.json?.status === 'success';
+	if (finishedThenSignalled) log(`n8n execute --id=${workflowId}: complete result, then the CLI ended by ${r.signal}`);
+	else assert(r.code === 0, `n8n execute --id=${workflowId} exited ${r.code ?? r.signal}\n${r.stdout.slice(-4000)}\n${r.stderr.slice(-2000)}`);
 	assert(r.json?.data?.resultData, `n8n execute --id=${workflowId}: no JSON result\n${r.stdout.slice(-2000)}`);
 	assert(!r.json.data.resultData.error, `workflow ${workflowId} failed: ${String(JSON.stringify(r.json.data.resultData.error)).slice(0, 1500)}`);
 	return r;

@@ -97,7 +97,7 @@ export class N8nInstance {
 		const r = await runCommand(HOST_NODE, [N8N_BIN, ...args], { env, cwd: this.userFolder, timeoutMs });
 		fs.appendFileSync(
 			path.join(this.logDir, 'cli.log'),
-			`\n$ n8n ${args.join(' ')}\n(exit ${r.code})\n${r.stdout}\n${r.stderr}\n`,
+			`\n$ n8n ${args.join(' ')}\n(exit ${r.code ?? r.signal})\n${r.stdout}\n${r.stderr}\n`,
 		);
 		if (r.code !== 0 && !allowFailure) {
 			throw new Error(`n8n ${args.join(' ')} exited ${r.code}\n${r.stdout.slice(-3000)}\n${r.stderr.slice(-3000)}`);
@@ -134,7 +134,7 @@ export class N8nInstance {
 		} catch {
 			/* a failed run may print no JSON */
 		}
-		return { code: r.code, json, stdout: r.stdout, stderr: r.stderr };
+		return { code: r.code, signal: r.signal, json, stdout: r.stdout, stderr: r.stderr };
 	}
 
 	async start({ timeoutMs = 120_000, env: extraEnv = {} } = {}) {

@@ -230,9 +230,9 @@ export function runCommand(cmd, args, { env, cwd, timeoutMs = 600_000, input, ec
 			clearTimeout(timer);
 			reject(e);
 		});
-		child.on('close', (code) => {
+		child.on('close', (code, signal) => {
 			clearTimeout(timer);
-			resolve({ code, stdout, stderr });
+			resolve({ code, signal, stdout, stderr });
 		});
 		if (input !== undefined) child.stdin.end(input);
 		else child.stdin.end();
