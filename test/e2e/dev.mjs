@@ -21,8 +21,8 @@ import path from 'node:path';
 
 import { ensureHost } from './lib/host.mjs';
 import { N8nInstance, OWNER } from './lib/n8n.mjs';
-import { buildPackage, installIntoNodesFolder, linkIntoNodesFolder, packPackage } from './lib/pkg.mjs';
-import { API_TOKEN, ADMIN_TOKEN, Sandbox, buildSandbox } from './lib/sandbox.mjs';
+import { buildAndPackPackage, buildPackage, installIntoNodesFolder, linkIntoNodesFolder } from './lib/pkg.mjs';
+import { API_TOKEN, ADMIN_TOKEN, startSandbox } from './lib/sandbox.mjs';
 import { REPO_DIR, Steps, WORK_DIR, installCleanupHandlers, log, pickPort, sleep, spawnService, waitFor } from './lib/util.mjs';
 import * as W from './lib/workflows.mjs';
 
@@ -33,13 +33,11 @@ const watch = process.argv.includes('--watch');
 const NODE_CLI_HOME = path.join(os.homedir(), '.n8n-node-cli');
 
 const host = await steps.run('n8n host: install or reuse', () => ensureHost());
-const pack = await steps.run(watch ? 'package: build' : 'package: build and pack', async () => {
-	await buildPackage();
-	return watch ? undefined : await packPackage();
-});
+const pack = await steps.run(watch ? 'package: build' : 'package: build and pack', () =>
+	watch ? buildPackage() : buildAndPackPackage(),
+);
 const sandbox = await steps.run('sandbox: build and start', async () => {
-	await buildSandbox();
-	return await new Sandbox().start({
+	return await startSandbox({
 		port: await pickPort(Number(process.env.SANDBOX_PORT ?? 8080)),
 		logFile: path.join(WORK_DIR, 'dev-sandbox.log'),
 	});

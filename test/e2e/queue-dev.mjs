@@ -14,9 +14,9 @@ import path from 'node:path';
 
 import { ensureHost } from './lib/host.mjs';
 import { ENCRYPTION_KEY, OWNER } from './lib/n8n.mjs';
-import { buildPackage, packPackage } from './lib/pkg.mjs';
+import { buildAndPackPackage } from './lib/pkg.mjs';
 import { activateWorkflow, businessKeyWebhookWorkflow, startQueueStack, waitForWebhook } from './lib/queue.mjs';
-import { ADMIN_TOKEN, API_TOKEN, Sandbox, buildSandbox } from './lib/sandbox.mjs';
+import { ADMIN_TOKEN, API_TOKEN, startSandbox } from './lib/sandbox.mjs';
 import { Steps, WORK_DIR, installCleanupHandlers, log, pickPort, sleep } from './lib/util.mjs';
 import * as W from './lib/workflows.mjs';
 
@@ -25,13 +25,9 @@ const steps = new Steps();
 const dir = process.env.E2E_QUEUE_DEV_FOLDER ?? path.join(WORK_DIR, 'queue-dev');
 
 const host = await steps.run('n8n host: install or reuse', () => ensureHost());
-const pack = await steps.run('package: build and pack', async () => {
-	await buildPackage();
-	return await packPackage();
-});
+const pack = await steps.run('package: build and pack', buildAndPackPackage);
 const sandbox = await steps.run('sandbox: build and start', async () => {
-	await buildSandbox();
-	return await new Sandbox().start({
+	return await startSandbox({
 		port: await pickPort(Number(process.env.SANDBOX_PORT ?? 8080)),
 		logFile: path.join(dir, 'sandbox.log'),
 	});

@@ -21,7 +21,7 @@ import path from 'node:path';
 import { applied, assertDistinct, lastSeq, requestsSince } from './lib/checks.mjs';
 import { HOST_DIR, ensureHost } from './lib/host.mjs';
 import { N8nInstance, OWNER, unflatten } from './lib/n8n.mjs';
-import { buildPackage, installIntoNodesFolder, packPackage } from './lib/pkg.mjs';
+import { buildAndPackPackage, installIntoNodesFolder } from './lib/pkg.mjs';
 import {
 	WEBHOOK_NODE_ID,
 	activateWorkflow,
@@ -33,7 +33,7 @@ import {
 	startQueueStack,
 	waitForWebhook,
 } from './lib/queue.mjs';
-import { API_TOKEN, Sandbox, buildSandbox } from './lib/sandbox.mjs';
+import { API_TOKEN, startSandbox } from './lib/sandbox.mjs';
 import { REPO_DIR, Steps, WORK_DIR, assert, assertEqual, checkRunner, fmtMs, installCleanupHandlers, log, sleep, waitFor } from './lib/util.mjs';
 import * as W from './lib/workflows.mjs';
 
@@ -177,13 +177,9 @@ async function main() {
 		const r = await ensureHost();
 		log(`n8n ${r.version} ${r.reused ? 'reused' : 'installed'} (${fmtMs(r.ms)})`);
 	});
-	const pack = await steps.run('package: npm run build, npm pack', async () => {
-		await buildPackage();
-		return await packPackage();
-	});
+	const pack = await steps.run('package: npm run build, npm pack', buildAndPackPackage);
 	await steps.run('sandbox: build and start', async () => {
-		await buildSandbox();
-		sandbox = await new Sandbox().start({ logFile: path.join(RUN_DIR, 'sandbox.log') });
+		sandbox = await startSandbox({ logFile: path.join(RUN_DIR, 'sandbox.log') });
 		log(`sandbox on ${sandbox.baseUrl}`);
 	});
 

@@ -27,8 +27,8 @@ import { retryExecution } from './groups/retry.mjs';
 import { ensureChromium } from './lib/browser.mjs';
 import { HOST_DIR, HOST_FLAVOR, ensureHost } from './lib/host.mjs';
 import { N8nInstance, OWNER } from './lib/n8n.mjs';
-import { PACKAGE_NAME, buildPackage, installIntoNodesFolder, packPackage } from './lib/pkg.mjs';
-import { API_TOKEN, Sandbox, buildSandbox } from './lib/sandbox.mjs';
+import { PACKAGE_NAME, buildAndPackPackage, installIntoNodesFolder } from './lib/pkg.mjs';
+import { API_TOKEN, startSandbox } from './lib/sandbox.mjs';
 import { ScriptedChatModel } from './lib/scripted-openai.mjs';
 import {
 	REPO_DIR,
@@ -70,18 +70,16 @@ async function main() {
 	if (!skipBrowser) await steps.run('chromium: present or apt-get install', ensureChromium);
 
 	const pack = await steps.run('package: npm run build, npm pack', async () => {
-		await buildPackage();
-		const p = await packPackage();
+		const p = await buildAndPackPackage();
 		log(`packed ${path.basename(p.tgz)} (${p.files.length} files, ${p.size} bytes)`);
 		assert(p.files.every((f) => f === 'package.json' || f.startsWith('dist/') || /^(README|LICENSE|CHANGELOG)/i.test(f)), `unexpected files in the tarball: ${p.files.join(', ')}`);
 		return p;
 	});
 
 	await steps.run('sandbox: build and start', async () => {
-		await buildSandbox();
 		// For the docs' credential screenshot, the sandbox's usual port when it is free.
 		const port = UPDATE_SCREENSHOTS ? await pickPort(8080) : undefined;
-		sandbox = await new Sandbox().start({ port, logFile: path.join(WORK_DIR, 'sandbox.log') });
+		sandbox = await startSandbox({ port, logFile: path.join(WORK_DIR, 'sandbox.log') });
 		log(`sandbox on ${sandbox.baseUrl}`);
 	});
 
@@ -135,8 +133,6 @@ async function main() {
 		log(`n8n at ${n8n.baseUrl} (start took ${fmtMs(n8n.startMs)})`);
 		const client = n8n.api();
 		await client.setupOwnerAndLogin(OWNER);
-		const types = await client.get('/node-types').catch(() => null);
-		void types;
 		return client;
 	});
 

@@ -13,6 +13,12 @@ export async function buildPackage() {
 	await mustRun('npm', ['run', 'build'], { cwd: REPO_DIR, timeoutMs: 10 * 60_000 });
 }
 
+/** Builds the package and packs it: what every runner installs into n8n. */
+export async function buildAndPackPackage() {
+	await buildPackage();
+	return await packPackage();
+}
+
 /** `npm pack` of the package buildPackage built (no install scripts run); returns the tarball's path. */
 export async function packPackage() {
 	const dest = path.join(WORK_DIR, 'pack');

@@ -13,6 +13,12 @@ export async function buildSandbox() {
 	await mustRun('npx', ['--no-install', 'tsc', '-p', 'sandbox/tsconfig.json'], { cwd: REPO_DIR, timeoutMs: 5 * 60_000 });
 }
 
+/** The sandbox built from this checkout and started (options as for Sandbox.start). */
+export async function startSandbox(options) {
+	await buildSandbox();
+	return await new Sandbox().start(options);
+}
+
 export class Sandbox {
 	async start({ port, logFile } = {}) {
 		this.port = port ?? (await freePort());
