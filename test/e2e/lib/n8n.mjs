@@ -166,11 +166,12 @@ export class N8nInstance {
 			if (this.server.exited) throw new Error(`n8n exited early (${this.server.exitCode}):\n${tail(logFile)}`);
 			throw new Error(`${e.message}\n--- n8n log tail ---\n${tail(logFile)}`);
 		});
-		// /healthz answers before all REST controllers are mounted: wait until the auth and owner
-		// routes answer with something other than 404.
+		// /healthz answers before all REST controllers are mounted: wait until the routes a client
+		// starts with (settings, then owner set-up and login) answer with something other than 404.
 		await waitFor(
-			'n8n REST API (/rest/login, /rest/owner/setup)',
+			'n8n REST API (/rest/settings, /rest/login, /rest/owner/setup)',
 			async () =>
+				(await fetch(`${this.baseUrl}/rest/settings`)).status !== 404 &&
 				(await fetch(`${this.baseUrl}/rest/login`)).status !== 404 &&
 				(await fetch(`${this.baseUrl}/rest/owner/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status !== 404,
 			{ timeoutMs },
