@@ -11,7 +11,7 @@
 // which needs Node 24 and a release this registry lacks; the pinned n8n 2.40.7 runs on the host's Node 24.)
 //
 // Options (environment): N8N_PORT (default 5678, or a free port when taken), SANDBOX_PORT (default
-// 8080, or a free port when taken), E2E_DEV_FOLDER (default test/e2e/.work/dev: the n8n user
+// 8080, or a free port when taken), E2E_DEV_FOLDER (default $TMPDIR/n8n-nodes-inventory-e2e/dev: the n8n user
 // folder, kept between runs; with --watch ~/.n8n-node-cli/n8n-nodes-inventory, outside the checkout:
 // it links back to the checkout, and n8n-node build's copy of static files follows links, so a link
 // inside the checkout would send it round in circles).

@@ -9,7 +9,7 @@
 //
 // Options (environment): N8N_PORT (main, default 5678, or a free port when taken), SANDBOX_PORT
 // (default 8080, or a free port when taken), E2E_QUEUE_DEV_FOLDER (default
-// test/e2e/.work/queue-dev: the user folders and the database, kept between runs).
+// $TMPDIR/n8n-nodes-inventory-e2e/queue-dev: the user folders and the database, kept between runs).
 import path from 'node:path';
 
 import { ensureHost } from './lib/host.mjs';

@@ -13,7 +13,7 @@
 //      n8n and its Retry then do, and the same recovery
 // Exits non-zero on any failure; prints the duration of each step and what was measured.
 // Environment: E2E_ONLY=<text>[,<text>] (checks whose names contain one of them), E2E_KEEP=1 (keep
-// test/e2e/.work/queue-<pid>: user folders, logs, database), E2E_N8N_LOG_LEVEL.
+// $TMPDIR/n8n-nodes-inventory-e2e/queue-<pid>: user folders, logs, database), E2E_N8N_LOG_LEVEL.
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';

@@ -14,7 +14,7 @@
 //
 // Environment: E2E_SKIP_BROWSER=1 skips step 5; E2E_KEEP=1 keeps the run's user folder;
 // E2E_HOST=n8n1 runs steps 1-3 on n8n 1.123.81 with Node 20 instead (compatibility);
-// E2E_UPDATE_SCREENSHOTS=1 writes the editor screenshots into .github/screenshots (else test/e2e/.work);
+// E2E_UPDATE_SCREENSHOTS=1 writes the editor screenshots into .github/screenshots (else the e2e work folder, $TMPDIR/n8n-nodes-inventory-e2e);
 // E2E_ONLY=<text>[,<text>] runs only the checks whose names contain one of them;
 // E2E_INSTALL_MODE=npm installs the tarball with a plain `npm i <tgz>` instead of n8n's way.
 import fs from 'node:fs';

@@ -48,7 +48,7 @@ export async function assertTextsVisible(page, containerSelector, texts, what) {
 
 /**
  * A fresh headless Chromium signed in to n8n, for `fn(page)`; on failure a screenshot of the page
- * is kept under .work (`<failureName>.png`) and named in the error.
+ * is kept under the e2e work folder (`<failureName>.png`) and named in the error.
  */
 export async function withSignedInPage(baseUrl, failureName, fn) {
 	const b = await launchBrowser({ viewport: { width: 1280, height: 800 } });

@@ -32,8 +32,8 @@ export const OWNER = {
 export class N8nInstance {
 	/**
 	 * @param {object} o
-	 * @param {string} o.name      label, also the folder name under test/e2e/.work
-	 * @param {string} [o.userFolder] N8N_USER_FOLDER (default: a fresh folder under .work)
+	 * @param {string} o.name      label, also the folder name under $TMPDIR/n8n-nodes-inventory-e2e
+	 * @param {string} [o.userFolder] N8N_USER_FOLDER (default: a fresh folder under the e2e work folder)
 	 */
 	constructor({ name, userFolder }) {
 		this.name = name;

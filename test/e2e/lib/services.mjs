@@ -1,6 +1,6 @@
 // The services n8n's queue mode needs: Redis (the job queue) and PostgreSQL (the database shared by
 // main and workers). Debian's packages, installed with apt-get when missing; each run starts its own
-// server on a free loopback port with its data under the git-ignored test/e2e/.work, stopped at exit.
+// server on a free loopback port with its data under the $TMPDIR/n8n-nodes-inventory-e2e, stopped at exit.
 import fs from 'node:fs';
 import path from 'node:path';
 

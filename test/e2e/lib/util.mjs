@@ -3,13 +3,17 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const E2E_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const REPO_DIR = path.resolve(E2E_DIR, '..', '..');
-/** Git-ignored: per-run data (n8n user folders, logs, artifacts). */
-export const WORK_DIR = path.join(E2E_DIR, '.work');
+/**
+ * Per-run data (n8n user folders, logs, artifacts), outside the checkout: an n8n user folder holds
+ * n8n's own built editor scripts, which lint and Prettier over the repository must not meet.
+ */
+export const WORK_DIR = process.env.E2E_WORK_DIR ?? path.join(os.tmpdir(), 'n8n-nodes-inventory-e2e');
 
 export function log(...args) {
 	const t = new Date().toISOString().slice(11, 19);
