@@ -19,8 +19,8 @@ const E2E_LIB = join(packageRoot(), 'test', 'e2e', 'lib');
 const WORKFLOW_ID = 'benchHttpVsInventory';
 const CREDENTIAL = { id: 'benchInventoryCred', name: 'Inventory sandbox (bench)' };
 
-// The e2e helpers are ES modules; a real dynamic import (not transpiled to require).
-const importEsm = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<Record<string, unknown>>;
+// The e2e helpers are ES modules: tsconfig.tools.json's module "node16" keeps import() a real dynamic import.
+const importEsm = (specifier: string) => import(specifier) as Promise<Record<string, unknown>>;
 
 interface N8nInstance {
 	nodesDir: string;

@@ -42,8 +42,7 @@ export function createTodo(world: World, org: Org, token: SeedToken, assetId: nu
 		updated_at: at,
 	};
 	world.todos.push(todo);
-	const { organization_id: _o, asset_id: _a, ...todoOut } = todo;
-	return assetActionCreated(asset, [], todoOut);
+	return assetActionCreated(asset, [], without(todo, 'organization_id', 'asset_id'));
 }
 
 // PUT /api/v1/subscriptions/{record}/billing
@@ -165,8 +164,7 @@ export function recordAcquisition(world: World, org: Org, key: string, assetId: 
 		created_at: at,
 	};
 	world.acquisitions.push(record);
-	const { organization_id: _o, asset_id: _a, idempotency_key: _k, created_at: _c, ...details } = record;
-	asset.acquisition = details;
+	asset.acquisition = without(record, 'organization_id', 'asset_id', 'idempotency_key', 'created_at');
 	return assetActionCreated(asset, eventIds, null);
 }
 
@@ -174,6 +172,13 @@ export function recordAcquisition(world: World, org: Org, key: string, assetId: 
  * "Plain text on input; responses may contain HTML": the sandbox escapes &, < and > and turns line
  * breaks into <br>, so plain single-line notes come back unchanged.
  */
+/** The record without the named fields (internal bookkeeping the API does not show). */
+function without<T extends object, K extends keyof T>(record: T, ...fields: K[]): Omit<T, K> {
+	const copy: Partial<T> = { ...record };
+	for (const field of fields) delete copy[field];
+	return copy as Omit<T, K>;
+}
+
 export function notesToHtml(text: string): string {
 	return text
 		.replace(/&/g, '&amp;')

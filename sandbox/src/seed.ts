@@ -10,20 +10,29 @@ export const DEFAULT_SEED_FILE = [
 ].find((file) => existsSync(file)) ?? resolve(__dirname, '..', 'seed.json');
 
 export function loadSeedFile(file: string = DEFAULT_SEED_FILE): SeedData {
-	let text: string;
-	try {
-		text = readFileSync(file, 'utf8');
-	} catch (error) {
-		throw new Error(`Cannot read seed file ${file}: ${(error as Error).message}`);
-	}
-	let parsed: unknown;
-	try {
-		parsed = JSON.parse(text);
-	} catch (error) {
-		throw new Error(`Seed file ${file} is not valid JSON: ${(error as Error).message}`);
-	}
+	const parsed = parseJson(readSeedText(file), file);
 	validateSeed(parsed, file);
 	return parsed;
+}
+
+function readSeedText(file: string): string {
+	let problem: string;
+	try {
+		return readFileSync(file, 'utf8');
+	} catch (error) {
+		problem = (error as Error).message;
+	}
+	throw new Error(`Cannot read seed file ${file}: ${problem}`);
+}
+
+function parseJson(text: string, file: string): unknown {
+	let problem: string;
+	try {
+		return JSON.parse(text) as unknown;
+	} catch (error) {
+		problem = (error as Error).message;
+	}
+	throw new Error(`Seed file ${file} is not valid JSON: ${problem}`);
 }
 
 function fail(where: string, message: string): never {

@@ -35,9 +35,7 @@ export function has(body: Record<string, unknown>, key: string): boolean {
 
 /** Length in Unicode code points (characters as a user counts them, not UTF-16 units). */
 export function charLength(s: string): number {
-	let n = 0;
-	for (const _ of s) n++;
-	return n;
+	return Array.from(s).length;
 }
 
 export function checkUnknown(body: Record<string, unknown>, allowed: readonly string[], c: Collector): void {

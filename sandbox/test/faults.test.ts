@@ -1,4 +1,5 @@
 import axios from 'axios';
+import { sleep } from 'n8n-workflow';
 
 import { TOKENS } from '../../test/fixtures';
 import { acquisition, billing, randomUUID, todo, useTestSandbox } from './helpers';
@@ -124,7 +125,7 @@ describe('fault injection', () => {
 		expect(meanwhile.data).toEqual({
 			message: 'A request with this Idempotency-Key is still being processed; retry later to get its result.',
 		});
-		while (t.sb.state().billingChanges.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+		while (t.sb.state().billingChanges.length === 0) await sleep(20);
 		const after = await billing(t.http, 2001, body, { key });
 		expect(after.status).toBe(200);
 		expect(after.headers['idempotent-replayed']).toBe('true');

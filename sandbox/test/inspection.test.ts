@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import axios from 'axios';
+import { sleep } from 'n8n-workflow';
 
 import { TOKENS } from '../../test/fixtures';
 import { acquisition, billing, randomUUID, todo, useTestSandbox } from './helpers';
@@ -234,7 +235,7 @@ describe('options', () => {
 		const sb = await startSandbox({ log: false, faults: { slowResponseRate: 1, slowResponseDelayMs: 60_000 } });
 		const http = axios.create({ baseURL: sb.baseUrl, validateStatus: () => true });
 		const pending = todo(http, 1001, { name: 'x' }).catch((e: Error) => e);
-		await new Promise((r) => setTimeout(r, 50));
+		await sleep(50);
 		await Promise.all([sb.close(), sb.close()]);
 		expect(await pending).toBeInstanceOf(Error);
 	});

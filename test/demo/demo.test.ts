@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { runInNewContext } from 'node:vm';
 
 import { startSandbox, type SandboxHandle } from '../../sandbox/src';
 import { inProcessWorkflow, loadExampleWorkflow, purchasesOf, runDemo, type DemoResult } from '../../scripts/demo';
@@ -37,7 +38,7 @@ describe('example workflow (examples/procurement-intake.workflow.json)', () => {
 		const code = String(example.nodes.find((n) => n.name === 'Incoming purchases')?.parameters.jsCode);
 		const purchases = purchasesOf(example);
 		// the Code node's own JavaScript yields exactly these items
-		const items = new Function(code)() as Array<{ json: unknown }>;
+		const items = runInNewContext(`(function () {\n${code}\n})()`) as Array<{ json: unknown }>;
 		expect(items.map((item) => item.json)).toEqual(purchases);
 		expect(purchases).toHaveLength(5);
 		for (const purchase of purchases) {

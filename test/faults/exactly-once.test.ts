@@ -5,6 +5,7 @@
  * retried the way n8n's "Retry execution" does it.
  */
 import type { IDataObject, INodeExecutionData, IRun } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import { createTodoParameters, recordAcquisitionParameters, TOKENS, updateBillingParameters } from '../fixtures';
 import {
@@ -94,7 +95,7 @@ beforeEach(async () => {
 async function slowResponsesDelivered(): Promise<void> {
 	const pending = () =>
 		sandbox.state().counters.faults.slowResponse - sandbox.requests().filter((r) => r.fault === 'slowResponse').length;
-	while (pending() > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+	while (pending() > 0) await sleep(50);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import axios from 'axios';
 import type { INode } from 'n8n-workflow';
 
@@ -96,13 +97,14 @@ describe('API errors become NodeApiErrors a user can act on', () => {
 
 	test('409 for a reused key explains what to do', async () => {
 		const { sandbox } = env;
-		const options = { idempotencyKey: '6f1c3b1e-0c1a-4f7e-9a51-2a4a8d0c9b11' };
+		const key = randomUUID();
+		const options = { idempotencyKey: key };
 		await runInventory(sandbox, [{}], { ...createTodo, options });
 		const run = await runInventory(sandbox, [{}], { ...createTodo, name: 'Other name', options });
 		expect(runError(run)).toEqual({
 			message: expect.stringMatching(/^The Inventory API refused the change \(409\): .*key/i),
 			description: expect.stringContaining(
-				'The Idempotency-Key 6f1c3b1e-0c1a-4f7e-9a51-2a4a8d0c9b11 was already used for a different request.',
+				`The Idempotency-Key ${key} was already used for a different request.`,
 			),
 			httpCode: '409',
 		});

@@ -1,3 +1,4 @@
+import { sleep } from 'n8n-workflow';
 import { nodeOutput } from '../../tools/n8n/engine';
 import { createTodoParameters } from '../fixtures';
 import { runError, runInventory, sent, useSandbox, UUID_V5 } from './util';
@@ -20,7 +21,7 @@ function statuses(): Array<[number | null, boolean]> {
 async function untilApplied(count: number): Promise<void> {
 	for (let waited = 0; env.sandbox.state().counters.applied < count; waited += 50) {
 		if (waited > 10_000) throw new Error('the sandbox never applied the held action');
-		await new Promise((resolve) => setTimeout(resolve, 50));
+		await sleep(50);
 	}
 }
 

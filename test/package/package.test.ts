@@ -30,7 +30,8 @@ interface ActionlintFinding {
 function runCheck<T>(...args: string[]): T {
 	// Without jest's NODE_ENV=test, which puts n8n's lint rules into their own test mode (every file
 	// counts as a trigger node and a credential there).
-	const { NODE_ENV: _jest, ...env } = process.env;
+	const env = { ...process.env };
+	delete env.NODE_ENV;
 	return JSON.parse(execFileSync(process.execPath, [checkScript, ...args], { cwd: root, env, encoding: 'utf8', timeout: 120_000 })) as T;
 }
 
