@@ -6,7 +6,13 @@
 // default, as `n8n-node lint` requires) with every rule on.
 import { config } from '@n8n/node-cli/eslint';
 
-export const DEV_CODE = ['sandbox/**/*.ts', 'test/**/*.ts', 'tools/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'];
+export const DEV_CODE = [
+	'sandbox/**/*.ts',
+	'test/**/*.ts',
+	'tools/**/*.ts',
+	'bench/**/*.ts',
+	'scripts/**/*.ts',
+];
 
 export default [
 	...config,

@@ -8,7 +8,7 @@ module.exports = {
 	// The e2e suites' n8n user folders (npm run n8n / n8n:queue keep theirs) hold package.json copies.
 	modulePathIgnorePatterns: ['<rootDir>/test/e2e/.work/'],
 	transform: {
-		'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json'}],
+		'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }],
 	},
 	testTimeout: 60000,
 };

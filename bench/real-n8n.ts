@@ -27,7 +27,9 @@ interface N8nInstance {
 	userFolder: string;
 	importCredentials(creds: unknown): Promise<void>;
 	importWorkflow(workflow: unknown): Promise<void>;
-	execute(id: string): Promise<{ code: number; json: RunJson | null; stdout: string; stderr: string }>;
+	execute(
+		id: string,
+	): Promise<{ code: number; json: RunJson | null; stdout: string; stderr: string }>;
 }
 
 interface RunJson {
@@ -51,9 +53,18 @@ const branches = [
 ] as const;
 
 function workflow(baseUrl: string) {
-	const items = Array.from({ length: ITEMS }, (_, i) => ({ json: { assetId: 1001 + (i % 20), task: `Tag and label #${i}` } }));
+	const items = Array.from({ length: ITEMS }, (_, i) => ({
+		json: { assetId: 1001 + (i % 20), task: `Tag and label #${i}` },
+	}));
 	const nodes: Record<string, unknown>[] = [
-		{ id: 'trigger', name: TRIGGER, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+		{
+			id: 'trigger',
+			name: TRIGGER,
+			type: 'n8n-nodes-base.manualTrigger',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		},
 		{
 			id: 'intake',
 			name: 'Intake',
@@ -131,7 +142,10 @@ function workflow(baseUrl: string) {
 }
 
 async function main(): Promise<void> {
-	const host = (await importEsm(join(E2E_LIB, 'host.mjs'))) as { N8N_BIN: string; hostVersion(): string };
+	const host = (await importEsm(join(E2E_LIB, 'host.mjs'))) as {
+		N8N_BIN: string;
+		hostVersion(): string;
+	};
 	if (!existsSync(host.N8N_BIN)) {
 		process.stdout.write(
 			`The real n8n host is not installed (${host.N8N_BIN} is missing): run \`npm run e2e:host\` first, then \`npm run bench:n8n\`.\n`,
@@ -142,14 +156,18 @@ async function main(): Promise<void> {
 		packPackage(): Promise<{ tgz: string }>;
 		installIntoNodesFolder(tgz: string, nodesDir: string): Promise<string>;
 	};
-	const n8nLib = (await importEsm(join(E2E_LIB, 'n8n.mjs'))) as { N8nInstance: new (o: { name: string }) => N8nInstance };
+	const n8nLib = (await importEsm(join(E2E_LIB, 'n8n.mjs'))) as {
+		N8nInstance: new (o: { name: string }) => N8nInstance;
+	};
 
 	const sandbox = await startSandboxProcess();
 	try {
 		const n8n = new n8nLib.N8nInstance({ name: 'bench' });
 		const { tgz } = await pkg.packPackage();
 		await pkg.installIntoNodesFolder(tgz, n8n.nodesDir);
-		await n8n.importCredentials([{ ...CREDENTIAL, type: 'inventoryApi', data: { baseUrl: sandbox.baseUrl, apiToken: TOKEN } }]);
+		await n8n.importCredentials([
+			{ ...CREDENTIAL, type: 'inventoryApi', data: { baseUrl: sandbox.baseUrl, apiToken: TOKEN } },
+		]);
 		await n8n.importWorkflow(workflow(sandbox.baseUrl));
 
 		const lines = [
@@ -163,11 +181,18 @@ async function main(): Promise<void> {
 			const result = await n8n.execute(WORKFLOW_ID);
 			const resultData = result.json?.data.resultData;
 			if (result.code !== 0 || !resultData || resultData.error) {
-				throw new Error(`n8n execute failed (${result.code}): ${resultData?.error?.message ?? result.stderr.slice(-2000)}`);
+				throw new Error(
+					`n8n execute failed (${result.code}): ${resultData?.error?.message ?? result.stderr.slice(-2000)}`,
+				);
 			}
 			const state = await sandbox.state();
-			if (state.todos.length !== ITEMS * branches.length || state.counters.requestsTotal !== ITEMS * branches.length) {
-				throw new Error(`expected ${ITEMS * branches.length} to-dos from as many requests, got ${state.todos.length} from ${state.counters.requestsTotal}`);
+			if (
+				state.todos.length !== ITEMS * branches.length ||
+				state.counters.requestsTotal !== ITEMS * branches.length
+			) {
+				throw new Error(
+					`expected ${ITEMS * branches.length} to-dos from as many requests, got ${state.todos.length} from ${state.counters.requestsTotal}`,
+				);
 			}
 			const ms = (name: string) => {
 				const run = resultData.runData[name]?.[0];

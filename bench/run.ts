@@ -54,7 +54,10 @@ function percentile(sorted: number[], p: number): number {
 // ---------------------------------------------------------------------------------------------
 
 function intake(count: number): IDataObject[] {
-	return Array.from({ length: count }, (_, i) => ({ assetId: 1001 + (i % 20), task: `Tag and label #${i}` }));
+	return Array.from({ length: count }, (_, i) => ({
+		assetId: 1001 + (i % 20),
+		task: `Tag and label #${i}`,
+	}));
 }
 
 const parameters = (concurrency: number) => ({
@@ -92,7 +95,11 @@ async function measure(
 	const seconds = (performance.now() - t0) / 1000;
 	const state = await sandbox.state();
 	const names = new Set(state.todos.map((todo) => todo.name));
-	if (state.todos.length !== items.length || names.size !== items.length || state.counters.requestsTotal !== items.length) {
+	if (
+		state.todos.length !== items.length ||
+		names.size !== items.length ||
+		state.counters.requestsTotal !== items.length
+	) {
 		throw new Error(
 			`${client} c=${concurrency}: expected ${items.length} to-dos from ${items.length} requests, got ${state.todos.length} (${names.size} distinct) from ${state.counters.requestsTotal}`,
 		);
@@ -110,16 +117,26 @@ async function measure(
 	};
 }
 
-async function runNode(sandbox: Sandbox, items: IDataObject[], concurrency: number): Promise<IDataObject[]> {
+async function runNode(
+	sandbox: Sandbox,
+	items: IDataObject[],
+	concurrency: number,
+): Promise<IDataObject[]> {
 	const run = await runWorkflow(inventoryWorkflow(items, parameters(concurrency)), {
 		credentials: { baseUrl: sandbox.baseUrl, apiToken: TOKEN },
 	});
-	if (run.status !== 'success') throw new Error(`node run ${run.status}: ${run.data.resultData.error?.message}`);
+	if (run.status !== 'success')
+		throw new Error(`node run ${run.status}: ${run.data.resultData.error?.message}`);
 	return nodeOutput(run, 'Inventory').map((item) => item.json);
 }
 
 /** The floor: the same requests (method, path, headers, body, one key per item) from a plain axios loop. */
-async function runRaw(sandbox: Sandbox, items: IDataObject[], concurrency: number, keepAlive = true): Promise<void> {
+async function runRaw(
+	sandbox: Sandbox,
+	items: IDataObject[],
+	concurrency: number,
+	keepAlive = true,
+): Promise<void> {
 	// Node's global agent keeps connections alive; `keepAlive: false` opens one connection per request,
 	// as n8n's HTTP helpers do (they build a new agent for every request).
 	const http = axios.create({
@@ -143,7 +160,8 @@ async function runRaw(sandbox: Sandbox, items: IDataObject[], concurrency: numbe
 					},
 				},
 			);
-			if (response.status !== 201 || !response.data.data) throw new Error(`raw: ${response.status}`);
+			if (response.status !== 201 || !response.data.data)
+				throw new Error(`raw: ${response.status}`);
 		}
 	};
 	await Promise.all(Array.from({ length: concurrency }, worker));
@@ -200,7 +218,10 @@ const fmt = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFix
 async function main(): Promise<void> {
 	const sandbox = await startSandboxProcess();
 	const results: Measure[] = [];
-	const figures: IDataObject = { node: process.version, cpus: (await import('node:os')).cpus().length };
+	const figures: IDataObject = {
+		node: process.version,
+		cpus: (await import('node:os')).cpus().length,
+	};
 	try {
 		// Warm-up: JIT, module loading, first connections.
 		await runNode(sandbox, intake(200), 1);
@@ -211,13 +232,38 @@ async function main(): Promise<void> {
 			for (const latencyMs of [0, 20]) {
 				for (const concurrency of [1, 10]) {
 					if (ONLY !== 'raw') {
-						results.push(await measure(sandbox, 'node', concurrency, latencyMs, items, async () => void (await runNode(sandbox, items, concurrency))));
+						results.push(
+							await measure(
+								sandbox,
+								'node',
+								concurrency,
+								latencyMs,
+								items,
+								async () => void (await runNode(sandbox, items, concurrency)),
+							),
+						);
 					}
 					if (ONLY !== 'node') {
-						results.push(await measure(sandbox, 'raw', concurrency, latencyMs, items, async () => await runRaw(sandbox, items, concurrency)));
+						results.push(
+							await measure(
+								sandbox,
+								'raw',
+								concurrency,
+								latencyMs,
+								items,
+								async () => await runRaw(sandbox, items, concurrency),
+							),
+						);
 						if (latencyMs === 0) {
 							results.push(
-								await measure(sandbox, 'raw-new-conn', concurrency, latencyMs, items, async () => await runRaw(sandbox, items, concurrency, false)),
+								await measure(
+									sandbox,
+									'raw-new-conn',
+									concurrency,
+									latencyMs,
+									items,
+									async () => await runRaw(sandbox, items, concurrency, false),
+								),
 							);
 						}
 					}
@@ -226,18 +272,26 @@ async function main(): Promise<void> {
 		}
 
 		const lines: string[] = [];
-		lines.push(`Inventory node benchmark: ${ITEMS} to-dos per run, sandbox in its own process, ${figures.cpus} CPUs, Node ${process.version}`);
+		lines.push(
+			`Inventory node benchmark: ${ITEMS} to-dos per run, sandbox in its own process, ${figures.cpus} CPUs, Node ${process.version}`,
+		);
 		lines.push('');
-		lines.push('client        concurrency  added latency   items/s   total s   request median ms   request p99 ms   node/raw time');
+		lines.push(
+			'client        concurrency  added latency   items/s   total s   request median ms   request p99 ms   node/raw time',
+		);
 		for (const r of results) {
-			const raw = results.find((o) => o.client === 'raw' && o.concurrency === r.concurrency && o.latencyMs === r.latencyMs);
+			const raw = results.find(
+				(o) => o.client === 'raw' && o.concurrency === r.concurrency && o.latencyMs === r.latencyMs,
+			);
 			const ratio = r.client === 'node' && raw ? fmt(r.seconds / raw.seconds, 2) : '';
 			lines.push(
 				`${r.client.padEnd(12)}  ${String(r.concurrency).padStart(11)}  ${`${r.latencyMs} ms`.padStart(13)}  ${fmt(r.itemsPerSecond).padStart(8)}  ${fmt(r.seconds, 2).padStart(8)}  ${fmt(r.medianMs, 2).padStart(18)}  ${fmt(r.p99Ms, 2).padStart(15)}  ${ratio.padStart(14)}`,
 			);
 		}
 		const find = (client: string, concurrency: number, latencyMs: number) =>
-			results.find((r) => r.client === client && r.concurrency === concurrency && r.latencyMs === latencyMs);
+			results.find(
+				(r) => r.client === client && r.concurrency === concurrency && r.latencyMs === latencyMs,
+			);
 		const summary: IDataObject = {};
 		const node1 = find('node', 1, 0);
 		const raw1 = find('raw', 1, 0);
@@ -252,16 +306,24 @@ async function main(): Promise<void> {
 		if (results.length > 0) {
 			lines.push('');
 			if (summary.overheadRatioC1 !== undefined) {
-				lines.push(`overhead ratio node/raw at concurrency 1, 0 ms:   ${fmt(summary.overheadRatioC1 as number, 2)}  (target <= 1.15)`);
+				lines.push(
+					`overhead ratio node/raw at concurrency 1, 0 ms:   ${fmt(summary.overheadRatioC1 as number, 2)}  (target <= 1.15)`,
+				);
 			}
 			if (summary.overheadRatioC1NewConnection !== undefined) {
-				lines.push(`  the same against a raw loop opening a connection per request, as n8n's helpers do: ${fmt(summary.overheadRatioC1NewConnection as number, 2)}`);
+				lines.push(
+					`  the same against a raw loop opening a connection per request, as n8n's helpers do: ${fmt(summary.overheadRatioC1NewConnection as number, 2)}`,
+				);
 			}
 			if (summary.overheadRatioC1At20ms !== undefined) {
-				lines.push(`overhead ratio node/raw at concurrency 1, 20 ms:  ${fmt(summary.overheadRatioC1At20ms as number, 2)}  (target <= 1.15)`);
+				lines.push(
+					`overhead ratio node/raw at concurrency 1, 20 ms:  ${fmt(summary.overheadRatioC1At20ms as number, 2)}  (target <= 1.15)`,
+				);
 			}
 			if (summary.speedupC10At20ms !== undefined) {
-				lines.push(`speed-up of concurrency 10 over 1 at 20 ms:       ${fmt(summary.speedupC10At20ms as number, 1)}x  (target >= 8x)`);
+				lines.push(
+					`speed-up of concurrency 10 over 1 at 20 ms:       ${fmt(summary.speedupC10At20ms as number, 1)}x  (target >= 8x)`,
+				);
 			}
 		}
 		process.stdout.write(`${lines.join('\n')}\n`);
@@ -270,8 +332,13 @@ async function main(): Promise<void> {
 			const small = await memoryRun(sandbox, Math.round(MEMORY_ITEMS / 10));
 			const large = await memoryRun(sandbox, MEMORY_ITEMS);
 			summary.memory = [small, large] as unknown as IDataObject[];
-			const memLines = ['', 'memory (node in n8n\'s engine, concurrency 10, heap sampled every 5 ms)'];
-			memLines.push('items    baseline heap MB   peak heap MB   peak growth MB   retained after GC MB   peak RSS MB   input JSON MB   output JSON MB');
+			const memLines = [
+				'',
+				"memory (node in n8n's engine, concurrency 10, heap sampled every 5 ms)",
+			];
+			memLines.push(
+				'items    baseline heap MB   peak heap MB   peak growth MB   retained after GC MB   peak RSS MB   input JSON MB   output JSON MB',
+			);
 			for (const m of [small, large]) {
 				const growth = m.peakHeapMb - m.baselineHeapMb;
 				memLines.push(
@@ -281,15 +348,26 @@ async function main(): Promise<void> {
 			const perItemSmall = ((small.peakHeapMb - small.baselineHeapMb) * 1024) / small.items;
 			const perItemLarge = ((large.peakHeapMb - large.baselineHeapMb) * 1024) / large.items;
 			const marginal = ((large.peakHeapMb - small.peakHeapMb) * 1024) / (large.items - small.items);
-			const marginalRetained = ((large.retainedHeapMb - small.retainedHeapMb) * 1024) / (large.items - small.items);
+			const marginalRetained =
+				((large.retainedHeapMb - small.retainedHeapMb) * 1024) / (large.items - small.items);
 			memLines.push(
 				`peak growth per item: ${fmt(perItemSmall, 2)} KB at ${small.items} items, ${fmt(perItemLarge, 2)} KB at ${large.items} items; marginal ${fmt(marginal, 2)} KB per extra item (retained: ${fmt(marginalRetained, 2)} KB); output JSON per item ${fmt((large.outputMb * 1024) / large.items, 2)} KB`,
 			);
 			process.stdout.write(`${memLines.join('\n')}\n`);
 		}
-		const jsonFile = process.env.BENCH_JSON ?? join(packageRoot(), 'bench', 'results', `${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+		const jsonFile =
+			process.env.BENCH_JSON ??
+			join(
+				packageRoot(),
+				'bench',
+				'results',
+				`${new Date().toISOString().replace(/[:.]/g, '-')}.json`,
+			);
 		mkdirSync(dirname(jsonFile), { recursive: true });
-		writeFileSync(jsonFile, `${JSON.stringify({ ...figures, at: new Date().toISOString(), summary, results }, null, 2)}\n`);
+		writeFileSync(
+			jsonFile,
+			`${JSON.stringify({ ...figures, at: new Date().toISOString(), summary, results }, null, 2)}\n`,
+		);
 		process.stdout.write(`\nfigures written to ${jsonFile}\n`);
 	} finally {
 		sandbox.stop();

@@ -20,9 +20,22 @@ export interface Sandbox {
 
 export async function startSandboxProcess(): Promise<Sandbox> {
 	const cli = join(packageRoot(), 'build', 'sandbox', 'src', 'cli.js');
-	const child: ChildProcess = spawn(process.execPath, [cli, '--port', '0', '--quiet', '--admin-token', ADMIN_TOKEN, '--seed', join(packageRoot(), 'sandbox', 'seed.json')], {
-		stdio: ['ignore', 'pipe', 'inherit'],
-	});
+	const child: ChildProcess = spawn(
+		process.execPath,
+		[
+			cli,
+			'--port',
+			'0',
+			'--quiet',
+			'--admin-token',
+			ADMIN_TOKEN,
+			'--seed',
+			join(packageRoot(), 'sandbox', 'seed.json'),
+		],
+		{
+			stdio: ['ignore', 'pipe', 'inherit'],
+		},
+	);
 	const baseUrl = await new Promise<string>((resolve, reject) => {
 		let out = '';
 		child.stdout?.on('data', (chunk: Buffer) => {
@@ -33,15 +46,19 @@ export async function startSandboxProcess(): Promise<Sandbox> {
 		child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
 	});
 	child.stdout?.resume();
-	const admin = axios.create({ baseURL: baseUrl, headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } });
+	const admin = axios.create({
+		baseURL: baseUrl,
+		headers: { Authorization: `Bearer ${ADMIN_TOKEN}` },
+	});
 	return {
 		baseUrl,
 		admin,
 		reset: async () => void (await admin.post('/_sandbox/reset')),
 		setFaults: async (faults) =>
-			void (faults ? await admin.put('/_sandbox/faults', faults) : await admin.delete('/_sandbox/faults')),
+			void (faults
+				? await admin.put('/_sandbox/faults', faults)
+				: await admin.delete('/_sandbox/faults')),
 		state: async () => (await admin.get<SandboxState>('/_sandbox/state')).data,
 		stop: () => void child.kill('SIGTERM'),
 	};
 }
-

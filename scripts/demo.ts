@@ -8,8 +8,21 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IConnections, IDataObject, INode, IRun, IWorkflowSettings } from 'n8n-workflow';
 
-import { loadSeedFile, startSandbox, type RecordedRequest, type SandboxHandle, type SandboxState } from '../sandbox/src';
-import { INVENTORY_TYPE, ITEMS_TYPE, nodeOutput, packageRoot, runWorkflow, type WorkflowDefinition } from '../tools/n8n/engine';
+import {
+	loadSeedFile,
+	startSandbox,
+	type RecordedRequest,
+	type SandboxHandle,
+	type SandboxState,
+} from '../sandbox/src';
+import {
+	INVENTORY_TYPE,
+	ITEMS_TYPE,
+	nodeOutput,
+	packageRoot,
+	runWorkflow,
+	type WorkflowDefinition,
+} from '../tools/n8n/engine';
 
 export const EXAMPLE_FILE = join('examples', 'procurement-intake.workflow.json');
 export const DEMO_TOKEN = 'inv_demo_full_access';
@@ -45,7 +58,9 @@ function purchasesNode(workflow: ExampleWorkflow): INode | undefined {
 
 /** The name of the example's Inventory node for `operation` (the names live in the example file only). */
 function inventoryNodeName(workflow: WorkflowDefinition, operation: string): string {
-	const node = workflow.nodes.find((n) => n.type === INVENTORY_TYPE && n.parameters.operation === operation);
+	const node = workflow.nodes.find(
+		(n) => n.type === INVENTORY_TYPE && n.parameters.operation === operation,
+	);
 	if (!node) throw new Error(`The example workflow has no Inventory node for ${operation}`);
 	return node.name;
 }
@@ -59,7 +74,9 @@ export function purchasesOf(workflow: ExampleWorkflow): Purchase[] {
 	const jsCode = String(code?.parameters.jsCode ?? '');
 	const match = /const purchases = (\[[\s\S]*?\n\]);/.exec(jsCode);
 	if (!code || !match) {
-		throw new Error('The example must have one Code node, declaring `const purchases = [ ...JSON... ];`');
+		throw new Error(
+			'The example must have one Code node, declaring `const purchases = [ ...JSON... ];`',
+		);
 	}
 	return JSON.parse(match[1]) as Purchase[];
 }
@@ -69,17 +86,27 @@ export function purchasesOf(workflow: ExampleWorkflow): Purchase[] {
  * the Manual Trigger is dropped and the Code node becomes a fixture node (same name, id and position)
  * that emits the same purchases. The Inventory nodes and their connections are kept exactly.
  */
-export function inProcessWorkflow(workflow: ExampleWorkflow, id = DEMO_WORKFLOW_ID): WorkflowDefinition {
+export function inProcessWorkflow(
+	workflow: ExampleWorkflow,
+	id = DEMO_WORKFLOW_ID,
+): WorkflowDefinition {
 	const purchases = purchasesOf(workflow);
 	const source = purchasesNode(workflow)?.name;
 	const triggers = new Set(
-		workflow.nodes.filter((node) => node.type === 'n8n-nodes-base.manualTrigger').map((node) => node.name),
+		workflow.nodes
+			.filter((node) => node.type === 'n8n-nodes-base.manualTrigger')
+			.map((node) => node.name),
 	);
 	const nodes = workflow.nodes
 		.filter((node) => !triggers.has(node.name))
 		.map((node) =>
 			node.name === source
-				? { ...node, type: ITEMS_TYPE, typeVersion: 1, parameters: { items: JSON.stringify(purchases) } }
+				? {
+						...node,
+						type: ITEMS_TYPE,
+						typeVersion: 1,
+						parameters: { items: JSON.stringify(purchases) },
+					}
 				: node,
 		);
 	const connections = Object.fromEntries(
@@ -99,7 +126,13 @@ export interface PassSummary {
 	applied: number;
 	replays: number;
 	requests: RecordedRequest[];
-	newRecords: { acquisitions: number; todos: number; billingChanges: number; assetEvents: number; subscriptionEvents: number };
+	newRecords: {
+		acquisitions: number;
+		todos: number;
+		billingChanges: number;
+		assetEvents: number;
+		subscriptionEvents: number;
+	};
 }
 
 export interface DemoResult {
@@ -137,13 +170,22 @@ function runError(run: IRun): string | null {
 	return description ? `${error.message} (${description})` : error.message;
 }
 
-async function pass(definition: WorkflowDefinition, sandbox: SandboxHandle, apiToken: string, executionId: string): Promise<PassSummary> {
+async function pass(
+	definition: WorkflowDefinition,
+	sandbox: SandboxHandle,
+	apiToken: string,
+	executionId: string,
+): Promise<PassSummary> {
 	const before = sandbox.state();
 	const requestsBefore = sandbox.requests().length;
-	const run = await runWorkflow(definition, { credentials: { baseUrl: sandbox.baseUrl, apiToken }, executionId });
+	const run = await runWorkflow(definition, {
+		credentials: { baseUrl: sandbox.baseUrl, apiToken },
+		executionId,
+	});
 	const after = sandbox.state();
-	const added = (key: 'acquisitions' | 'todos' | 'billingChanges' | 'assetEvents' | 'subscriptionEvents') =>
-		after[key].length - before[key].length;
+	const added = (
+		key: 'acquisitions' | 'todos' | 'billingChanges' | 'assetEvents' | 'subscriptionEvents',
+	) => after[key].length - before[key].length;
 	return {
 		status: run.status,
 		error: runError(run),
@@ -166,7 +208,8 @@ async function pass(definition: WorkflowDefinition, sandbox: SandboxHandle, apiT
 const money = (value: unknown) =>
 	Number(value).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
-const ids = (value: unknown) => (Array.isArray(value) && value.length ? value.map((id) => `#${id}`).join(' ') : '-');
+const ids = (value: unknown) =>
+	Array.isArray(value) && value.length ? value.map((id) => `#${id}`).join(' ') : '-';
 
 /** Aligned columns; the columns listed in `right` are right-aligned. */
 function table(rows: string[][], right: number[] = []): string[] {
@@ -175,7 +218,9 @@ function table(rows: string[][], right: number[] = []): string[] {
 		(row) =>
 			'  ' +
 			row
-				.map((cell, column) => (right.includes(column) ? cell.padStart(widths[column]) : cell.padEnd(widths[column])))
+				.map((cell, column) =>
+					right.includes(column) ? cell.padStart(widths[column]) : cell.padEnd(widths[column]),
+				)
 				.join('  ')
 				.trimEnd(),
 	);
@@ -217,10 +262,13 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
 		// Run 1
 		const first = await pass(definition, sandbox, apiToken, executionId);
 		const state = sandbox.state();
-		const assetName = (id: unknown) => state.assets.find((asset) => asset.id === Number(id))?.name ?? '';
+		const assetName = (id: unknown) =>
+			state.assets.find((asset) => asset.id === Number(id))?.name ?? '';
 		print(`Run 1: ${purchases.length} incoming purchases -> ${first.status}`);
 		if (first.error) print(`  error: ${first.error}`);
-		const rows = [['asset', '', 'how', 'acquired from', 'price', 'date', 'acquisition events', 'to-do']];
+		const rows = [
+			['asset', '', 'how', 'acquired from', 'price', 'date', 'acquisition events', 'to-do'],
+		];
 		purchases.forEach((purchase, index) => {
 			const acquisition = first.acquisitions[index] ?? {};
 			const todo = (first.todos[index]?.todo ?? null) as IDataObject | null;
@@ -239,10 +287,14 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
 		const billing = first.billing[0];
 		const change = state.billingChanges[state.billingChanges.length - 1];
 		if (billing && change) {
-			const subscription = state.subscriptions.find((s) => s.id === Number(billing.subscription_id));
+			const subscription = state.subscriptions.find(
+				(s) => s.id === Number(billing.subscription_id),
+			);
 			const show = (b: typeof change.before) =>
 				`${b.price_model} ${money(b.cost)} ${b.billing_frequency}${b.license_count === null ? '' : `, ${b.license_count} licenses`}`;
-			print(`  subscription ${billing.subscription_id} ${subscription?.name ?? ''}: billing ${show(change.before)}`);
+			print(
+				`  subscription ${billing.subscription_id} ${subscription?.name ?? ''}: billing ${show(change.before)}`,
+			);
 			print(`    -> ${show(change.after)}  (event ${ids(billing.subscription_event_ids)})`);
 		}
 		print(
@@ -254,7 +306,8 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
 
 		// Run 2: the same execution again, so the same Idempotency-Keys
 		const second = await pass(definition, sandbox, apiToken, executionId);
-		const keys = (summary: PassSummary) => summary.requests.map((request) => request.key ?? '').sort();
+		const keys = (summary: PassSummary) =>
+			summary.requests.map((request) => request.key ?? '').sort();
 		const sameKeys = JSON.stringify(keys(first)) === JSON.stringify(keys(second));
 		const sameResults =
 			JSON.stringify([first.acquisitions, first.todos, first.billing]) ===
@@ -262,10 +315,14 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
 		const after = sandbox.state();
 		print(`Run 2: the same execution (${executionId}) again -> ${second.status}`);
 		if (second.error) print(`  error: ${second.error}`);
-		print(`  requests           ${second.requests.length}, with ${sameKeys ? 'the same' : 'DIFFERENT'} Idempotency-Keys as run 1`);
+		print(
+			`  requests           ${second.requests.length}, with ${sameKeys ? 'the same' : 'DIFFERENT'} Idempotency-Keys as run 1`,
+		);
 		print(`  replayed           ${second.replays} of ${second.requests.length}`);
 		print(`  applied            ${second.applied}`);
-		print(`  responses          ${sameResults ? 'identical to run 1 (same to-do and event IDs)' : 'DIFFERENT from run 1'}`);
+		print(
+			`  responses          ${sameResults ? 'identical to run 1 (same to-do and event IDs)' : 'DIFFERENT from run 1'}`,
+		);
 		print(
 			`  records now        ${count(after.acquisitions.length, 'acquisition')}, ${count(after.todos.length, 'to-do')}, ` +
 				`${count(after.billingChanges.length, 'billing change')} (new in run 2: ` +
@@ -277,15 +334,39 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
 		const check = (condition: boolean, problem: string) => {
 			if (!condition) problems.push(problem);
 		};
-		for (const [label, summary] of [['run 1', first], ['run 2', second]] as const) {
-			check(summary.status === 'success', `${label} ended with status ${summary.status}${summary.error ? `: ${summary.error}` : ''}`);
-			check(summary.acquisitions.length === expected.acquisitions, `${label}: ${summary.acquisitions.length} acquisition results, expected ${expected.acquisitions}`);
-			check(summary.todos.length === expected.todos, `${label}: ${summary.todos.length} to-do results, expected ${expected.todos}`);
-			check(summary.billing.length === expected.billing, `${label}: ${summary.billing.length} billing results, expected ${expected.billing}`);
-			check(summary.requests.length === expectedActions, `${label}: ${summary.requests.length} requests, expected ${expectedActions}`);
-			check(summary.requests.every((r) => r.status !== null && r.status < 300), `${label}: a request failed`);
+		for (const [label, summary] of [
+			['run 1', first],
+			['run 2', second],
+		] as const) {
+			check(
+				summary.status === 'success',
+				`${label} ended with status ${summary.status}${summary.error ? `: ${summary.error}` : ''}`,
+			);
+			check(
+				summary.acquisitions.length === expected.acquisitions,
+				`${label}: ${summary.acquisitions.length} acquisition results, expected ${expected.acquisitions}`,
+			);
+			check(
+				summary.todos.length === expected.todos,
+				`${label}: ${summary.todos.length} to-do results, expected ${expected.todos}`,
+			);
+			check(
+				summary.billing.length === expected.billing,
+				`${label}: ${summary.billing.length} billing results, expected ${expected.billing}`,
+			);
+			check(
+				summary.requests.length === expectedActions,
+				`${label}: ${summary.requests.length} requests, expected ${expectedActions}`,
+			);
+			check(
+				summary.requests.every((r) => r.status !== null && r.status < 300),
+				`${label}: a request failed`,
+			);
 		}
-		check(first.applied === expectedActions && first.replays === 0, `run 1: ${first.applied} applied and ${first.replays} replayed, expected ${expectedActions} and 0`);
+		check(
+			first.applied === expectedActions && first.replays === 0,
+			`run 1: ${first.applied} applied and ${first.replays} replayed, expected ${expectedActions} and 0`,
+		);
 		check(
 			first.newRecords.acquisitions === expected.acquisitions &&
 				first.newRecords.todos === expected.todos &&
@@ -293,8 +374,14 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
 			`run 1 created ${JSON.stringify(first.newRecords)}`,
 		);
 		check(second.applied === 0, `run 2 applied ${second.applied} actions: duplicates`);
-		check(second.replays === expectedActions, `run 2 replayed ${second.replays} of ${expectedActions}`);
-		check(Object.values(second.newRecords).every((n) => n === 0), `run 2 created records: ${JSON.stringify(second.newRecords)}`);
+		check(
+			second.replays === expectedActions,
+			`run 2 replayed ${second.replays} of ${expectedActions}`,
+		);
+		check(
+			Object.values(second.newRecords).every((n) => n === 0),
+			`run 2 created records: ${JSON.stringify(second.newRecords)}`,
+		);
 		check(sameKeys, 'run 2 used different Idempotency-Keys');
 		check(sameResults, 'run 2 returned different results');
 
@@ -307,7 +394,15 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
 			print('FAILED:');
 			problems.forEach((problem) => print(`  - ${problem}`));
 		}
-		return { ok: problems.length === 0, problems, executionId, purchases, first, second, state: after };
+		return {
+			ok: problems.length === 0,
+			problems,
+			executionId,
+			purchases,
+			first,
+			second,
+			state: after,
+		};
 	} finally {
 		if (!options.sandbox) await sandbox.close();
 	}

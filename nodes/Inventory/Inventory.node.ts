@@ -42,7 +42,7 @@ export class Inventory implements INodeType {
 			...subscription.description,
 			options,
 		],
-};
+	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

@@ -23,16 +23,34 @@ export interface AdminTarget {
 	reset(): void;
 }
 
-export function adminReply(target: AdminTarget, method: string, path: string, req: IncomingMessage, bodyText: string): Reply {
-	if (path === '/_sandbox/health' && method === 'GET') return { status: 200, body: { notice: NOTICE, ok: true } };
+export function adminReply(
+	target: AdminTarget,
+	method: string,
+	path: string,
+	req: IncomingMessage,
+	bodyText: string,
+): Reply {
+	if (path === '/_sandbox/health' && method === 'GET')
+		return { status: 200, body: { notice: NOTICE, ok: true } };
 	if (!isAdmin(req, target.adminToken)) {
-		return { status: 401, body: { notice: NOTICE, message: 'The sandbox admin token is required (Authorization: Bearer <admin token>).' } };
+		return {
+			status: 401,
+			body: {
+				notice: NOTICE,
+				message: 'The sandbox admin token is required (Authorization: Bearer <admin token>).',
+			},
+		};
 	}
 	const handlers = adminRoutes(target, bodyText)[path];
-	if (!handlers) return { status: 404, body: { notice: NOTICE, message: 'Unknown sandbox endpoint.' } };
+	if (!handlers)
+		return { status: 404, body: { notice: NOTICE, message: 'Unknown sandbox endpoint.' } };
 	const handler = handlers[method];
 	if (!handler) {
-		return { status: 405, body: { notice: NOTICE, message: 'Method not allowed.' }, headers: { Allow: Object.keys(handlers).join(', ') } };
+		return {
+			status: 405,
+			body: { notice: NOTICE, message: 'Method not allowed.' },
+			headers: { Allow: Object.keys(handlers).join(', ') },
+		};
 	}
 	return handler();
 }
@@ -72,7 +90,10 @@ export function inspectionState(core: {
 	};
 }
 
-function adminRoutes(target: AdminTarget, bodyText: string): Record<string, Record<string, () => Reply>> {
+function adminRoutes(
+	target: AdminTarget,
+	bodyText: string,
+): Record<string, Record<string, () => Reply>> {
 	const { faults } = target;
 	return {
 		'/_sandbox/state': { GET: () => ({ status: 200, body: target.state() }) },
@@ -90,12 +111,18 @@ function adminRoutes(target: AdminTarget, bodyText: string): Record<string, Reco
 			},
 		},
 		'/_sandbox/faults': {
-			GET: () => ({ status: 200, body: { notice: NOTICE, faults: faults.get(), counters: { ...faults.counters } } }),
+			GET: () => ({
+				status: 200,
+				body: { notice: NOTICE, faults: faults.get(), counters: { ...faults.counters } },
+			}),
 			PUT: () => {
 				try {
 					faults.set(validateFaultConfig(bodyText.trim() === '' ? null : JSON.parse(bodyText)));
 				} catch (error) {
-					return { status: 422, body: { notice: NOTICE, message: `Invalid fault config: ${(error as Error).message}` } };
+					return {
+						status: 422,
+						body: { notice: NOTICE, message: `Invalid fault config: ${(error as Error).message}` },
+					};
 				}
 				return { status: 200, body: { notice: NOTICE, faults: faults.get() } };
 			},

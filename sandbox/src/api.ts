@@ -6,7 +6,13 @@ import { authenticate } from './auth';
 import { bump } from './counters';
 import { IdempotencyStore, UUID_RE, fingerprint } from './idempotency';
 import { createTodo, recordAcquisition, updateBilling } from './operations';
-import { acceptsJson, headerValue, isJsonContentType, type ApiRequest, type Reply } from './request';
+import {
+	acceptsJson,
+	headerValue,
+	isJsonContentType,
+	type ApiRequest,
+	type Reply,
+} from './request';
 import { errorBody, type OpResult } from './results';
 import type { Counters, Operation, Permission, SeedToken } from './types';
 import type { Org, World } from './world';
@@ -26,7 +32,11 @@ interface Route {
 const ROUTES: Route[] = [
 	{ operation: 'createTodo', method: 'POST', re: /^\/api\/v1\/assets\/([^/]+)\/todos$/ },
 	{ operation: 'updateBilling', method: 'PUT', re: /^\/api\/v1\/subscriptions\/([^/]+)\/billing$/ },
-	{ operation: 'recordAcquisition', method: 'POST', re: /^\/api\/v1\/assets\/([^/]+)\/acquisitions$/ },
+	{
+		operation: 'recordAcquisition',
+		method: 'POST',
+		re: /^\/api\/v1\/assets\/([^/]+)\/acquisitions$/,
+	},
 ];
 
 export type RouteMatch =
@@ -55,22 +65,37 @@ export interface ApiState {
 }
 
 /** `whileInFlight` runs with the key held, before the action is applied; true when it held the action as a fault. */
-export async function apiReply(state: ApiState, ctx: ApiRequest, whileInFlight: () => Promise<boolean>): Promise<Reply> {
+export async function apiReply(
+	state: ApiState,
+	ctx: ApiRequest,
+	whileInFlight: () => Promise<boolean>,
+): Promise<Reply> {
 	const auth = authenticate(ctx.req, state.world, state.now());
 	if (!auth.ok) return auth.reply;
 	const { token, org } = auth;
 
 	const permission = PERMISSION[ctx.operation];
 	if (!token.permissions.includes(permission)) {
-		return { status: 403, body: errorBody(`Forbidden: this action requires the ${permission} permission.`) };
+		return {
+			status: 403,
+			body: errorBody(`Forbidden: this action requires the ${permission} permission.`),
+		};
 	}
 	if (!acceptsJson(headerValue(ctx.req, 'accept'))) {
-		return { status: 406, body: errorBody('Not acceptable: this API responds with application/json.') };
+		return {
+			status: 406,
+			body: errorBody('Not acceptable: this API responds with application/json.'),
+		};
 	}
 
 	const { rawKey } = ctx;
-	if (!rawKey) return { status: 422, body: errorBody('The Idempotency-Key header is required (a client-generated UUID).') };
-	if (!UUID_RE.test(rawKey)) return { status: 422, body: errorBody('The Idempotency-Key header must be a UUID.') };
+	if (!rawKey)
+		return {
+			status: 422,
+			body: errorBody('The Idempotency-Key header is required (a client-generated UUID).'),
+		};
+	if (!UUID_RE.test(rawKey))
+		return { status: 422, body: errorBody('The Idempotency-Key header must be a UUID.') };
 	const key = rawKey.toLowerCase();
 	const fp = fingerprint(ctx.method, ctx.path, ctx.bodyText);
 	const earlier = idempotentAnswer(state, org.id, key, fp);
@@ -95,7 +120,13 @@ export async function apiReply(state: ApiState, ctx: ApiRequest, whileInFlight: 
 		});
 		state.counters.applied++;
 		bump(state.counters.appliedByOperation, ctx.operation);
-		return { status: result.status, body: result.body, bodyText: text, applied: true, heldInFlight };
+		return {
+			status: result.status,
+			body: result.body,
+			bodyText: text,
+			applied: true,
+			heldInFlight,
+		};
 	} finally {
 		state.idempotency.end(org.id, key);
 	}
@@ -115,22 +146,41 @@ function idempotentAnswer(state: ApiState, orgId: number, key: string, fp: strin
 			};
 		}
 		state.counters.replays++;
-		return { status: stored.status, body: undefined, bodyText: stored.bodyText, headers: { 'Idempotent-Replayed': 'true' }, replayed: true };
+		return {
+			status: stored.status,
+			body: undefined,
+			bodyText: stored.bodyText,
+			headers: { 'Idempotent-Replayed': 'true' },
+			replayed: true,
+		};
 	}
 	if (state.idempotency.isInFlight(orgId, key)) {
 		state.counters.idempotencyInFlight++;
-		return { status: 409, body: errorBody('A request with this Idempotency-Key is still being processed; retry later to get its result.') };
+		return {
+			status: 409,
+			body: errorBody(
+				'A request with this Idempotency-Key is still being processed; retry later to get its result.',
+			),
+		};
 	}
 	return null;
 }
 
-function applyOperation(world: World, ctx: ApiRequest, org: Org, token: SeedToken, key: string): OpResult {
+function applyOperation(
+	world: World,
+	ctx: ApiRequest,
+	org: Org,
+	token: SeedToken,
+	key: string,
+): OpResult {
 	const id = Number(ctx.record);
 	// Content-Type and JSON (422): an empty body counts as {}.
 	let body: Record<string, unknown> = {};
 	if (ctx.bodyText.trim() !== '') {
 		if (!isJsonContentType(headerValue(ctx.req, 'content-type'))) {
-			return invalidRequest('The request body must be JSON sent with Content-Type: application/json.');
+			return invalidRequest(
+				'The request body must be JSON sent with Content-Type: application/json.',
+			);
 		}
 		let parsed: unknown;
 		try {

@@ -17,13 +17,16 @@ export function authenticate(req: IncomingMessage, world: World, now: Date): Aut
 		ok: false,
 		reply: { status: 401, body: errorBody(message), headers: { 'WWW-Authenticate': 'Bearer' } },
 	});
-	if (!headerValue(req, 'authorization')) return refuse('Unauthenticated: the Authorization header is missing.');
+	if (!headerValue(req, 'authorization'))
+		return refuse('Unauthenticated: the Authorization header is missing.');
 	const presented = bearerToken(req);
 	const token = presented === null ? undefined : world.tokens.get(presented);
 	if (!token) return refuse('Unauthenticated: the token is invalid.');
-	if (token.kind !== 'customer_api') return refuse('Unauthenticated: the token is not a customer API token.');
+	if (token.kind !== 'customer_api')
+		return refuse('Unauthenticated: the token is not a customer API token.');
 	if (token.revoked) return refuse('Unauthenticated: the token has been revoked.');
-	if (token.expires_at && Date.parse(token.expires_at) <= now.getTime()) return refuse('Unauthenticated: the token has expired.');
+	if (token.expires_at && Date.parse(token.expires_at) <= now.getTime())
+		return refuse('Unauthenticated: the token has expired.');
 	const org = world.orgs.get(token.organization_id);
 	if (!org) return refuse('Unauthenticated: the token is invalid.');
 	return { ok: true, token, org };

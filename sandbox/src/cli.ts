@@ -3,7 +3,13 @@
  * npm run sandbox -- [--port 8080] [--host 127.0.0.1] [--seed file.json] [--admin-token T]
  *                     [--faults '<json>'] [--quiet]
  */
-import { DEFAULT_SEED_FILE, loadSeedFile, startSandbox, type FaultConfig, type SeedData } from './index';
+import {
+	DEFAULT_SEED_FILE,
+	loadSeedFile,
+	startSandbox,
+	type FaultConfig,
+	type SeedData,
+} from './index';
 
 const USAGE = `Inventory API sandbox (in-memory simulator; not the real service)
 
@@ -37,7 +43,8 @@ function parseArgs(argv: string[]): Record<string, string | boolean> {
 			out[name] = value;
 		}
 	}
-	for (const k of Object.keys(out)) if (!known.includes(k)) throw new Error(`unknown option --${k}`);
+	for (const k of Object.keys(out))
+		if (!known.includes(k)) throw new Error(`unknown option --${k}`);
 	return out;
 }
 
@@ -58,7 +65,8 @@ async function main(): Promise<void> {
 		return;
 	}
 	const port = args.port === undefined ? 8080 : Number(args.port);
-	if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid --port ${String(args.port)}`);
+	if (!Number.isInteger(port) || port < 0 || port > 65535)
+		throw new Error(`invalid --port ${String(args.port)}`);
 	const seedFile = typeof args.seed === 'string' ? args.seed : DEFAULT_SEED_FILE;
 	const seed: SeedData = loadSeedFile(seedFile);
 	let faults: FaultConfig | undefined;

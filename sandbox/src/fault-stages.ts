@@ -16,7 +16,11 @@ export interface FaultIo {
 	send(res: ServerResponse, reply: Reply): boolean;
 }
 
-export async function faultBeforeApply(plan: FaultPlan, ctx: RequestContext, io: FaultIo): Promise<Outcome | null> {
+export async function faultBeforeApply(
+	plan: FaultPlan,
+	ctx: RequestContext,
+	io: FaultIo,
+): Promise<Outcome | null> {
 	if (plan.latencyMs > 0) {
 		plan.recordLatency();
 		await io.sleep(plan.latencyMs);
@@ -36,7 +40,9 @@ export async function faultBeforeApply(plan: FaultPlan, ctx: RequestContext, io:
 	if (plan.fires('serverError')) {
 		return answer(ctx, io, 'serverError', {
 			status: plan.serverErrorStatus,
-			body: errorBody('Service temporarily unavailable (sandbox fault injection; nothing was applied).'),
+			body: errorBody(
+				'Service temporarily unavailable (sandbox fault injection; nothing was applied).',
+			),
 			headers: { 'X-Sandbox-Fault': 'serverError' },
 		});
 	}
@@ -58,8 +64,14 @@ export async function faultWhileInFlight(plan: FaultPlan, io: FaultIo): Promise<
  * A held action's reply goes out as it is (its client has most likely given up). Otherwise only a
  * reply that applied an action is dropped or slowed; a replay or an error never is.
  */
-export async function faultAfterApply(plan: FaultPlan, ctx: RequestContext, reply: Reply, io: FaultIo): Promise<Outcome | null> {
-	if (reply.heldInFlight) return { reply, fault: 'holdInFlight', delivered: io.send(ctx.res, reply) };
+export async function faultAfterApply(
+	plan: FaultPlan,
+	ctx: RequestContext,
+	reply: Reply,
+	io: FaultIo,
+): Promise<Outcome | null> {
+	if (reply.heldInFlight)
+		return { reply, fault: 'holdInFlight', delivered: io.send(ctx.res, reply) };
 	if (!reply.applied) return null;
 	if (plan.fires('dropAfterApply')) {
 		destroySocket(ctx.res, false);

@@ -38,7 +38,8 @@ function unit(seed: number, kind: FaultKind, key: string, attempt: number): numb
 /** Throws an Error with a readable message when the config is malformed. */
 export function validateFaultConfig(input: unknown): FaultConfig | null {
 	if (input === null || input === undefined) return null;
-	if (typeof input !== 'object' || Array.isArray(input)) throw new Error('fault config must be an object or null');
+	if (typeof input !== 'object' || Array.isArray(input))
+		throw new Error('fault config must be an object or null');
 	const c = input as Record<string, unknown>;
 	const known = [
 		'seed',
@@ -56,24 +57,50 @@ export function validateFaultConfig(input: unknown): FaultConfig | null {
 		'maxFaultsPerKey',
 		'processingDelayMs',
 	];
-	for (const k of Object.keys(c)) if (!known.includes(k)) throw new Error(`unknown fault option ${k} (known: ${known.join(', ')})`);
+	for (const k of Object.keys(c))
+		if (!known.includes(k))
+			throw new Error(`unknown fault option ${k} (known: ${known.join(', ')})`);
 	const nonNegInt = (k: string) => {
-		if (c[k] !== undefined && (!Number.isInteger(c[k]) || (c[k] as number) < 0)) throw new Error(`${k} must be a non-negative integer`);
+		if (c[k] !== undefined && (!Number.isInteger(c[k]) || (c[k] as number) < 0))
+			throw new Error(`${k} must be a non-negative integer`);
 	};
 	const rate = (k: string) => {
-		if (c[k] !== undefined && (typeof c[k] !== 'number' || (c[k] as number) < 0 || (c[k] as number) > 1)) {
+		if (
+			c[k] !== undefined &&
+			(typeof c[k] !== 'number' || (c[k] as number) < 0 || (c[k] as number) > 1)
+		) {
 			throw new Error(`${k} must be a number between 0 and 1`);
 		}
 	};
-	['seed', 'latencyMs', 'slowResponseDelayMs', 'holdInFlightMs', 'maxFaultsPerKey', 'processingDelayMs'].forEach(nonNegInt);
-	['serverErrorRate', 'resetBeforeApplyRate', 'dropAfterApplyRate', 'slowResponseRate', 'holdInFlightRate'].forEach(rate);
+	[
+		'seed',
+		'latencyMs',
+		'slowResponseDelayMs',
+		'holdInFlightMs',
+		'maxFaultsPerKey',
+		'processingDelayMs',
+	].forEach(nonNegInt);
+	[
+		'serverErrorRate',
+		'resetBeforeApplyRate',
+		'dropAfterApplyRate',
+		'slowResponseRate',
+		'holdInFlightRate',
+	].forEach(rate);
 	if (c.serverErrorStatus !== undefined) {
-		if (!Number.isInteger(c.serverErrorStatus) || (c.serverErrorStatus as number) < 500 || (c.serverErrorStatus as number) > 599) {
+		if (
+			!Number.isInteger(c.serverErrorStatus) ||
+			(c.serverErrorStatus as number) < 500 ||
+			(c.serverErrorStatus as number) > 599
+		) {
 			throw new Error('serverErrorStatus must be an integer 500..599');
 		}
 	}
 	if (c.operations !== undefined) {
-		if (!Array.isArray(c.operations) || c.operations.some((o) => !OPERATIONS.includes(o as Operation))) {
+		if (
+			!Array.isArray(c.operations) ||
+			c.operations.some((o) => !OPERATIONS.includes(o as Operation))
+		) {
 			throw new Error(`operations must be an array of ${OPERATIONS.join(', ')}`);
 		}
 	}
@@ -82,8 +109,12 @@ export function validateFaultConfig(input: unknown): FaultConfig | null {
 		if (typeof r !== 'object' || !Number.isInteger(r.requests) || (r.requests as number) < 0) {
 			throw new Error('rateLimit.requests must be a non-negative integer');
 		}
-		if (!Number.isInteger(r.windowMs) || (r.windowMs as number) <= 0) throw new Error('rateLimit.windowMs must be a positive integer');
-		if (r.retryAfterSeconds !== undefined && (!Number.isInteger(r.retryAfterSeconds) || (r.retryAfterSeconds as number) < 0)) {
+		if (!Number.isInteger(r.windowMs) || (r.windowMs as number) <= 0)
+			throw new Error('rateLimit.windowMs must be a positive integer');
+		if (
+			r.retryAfterSeconds !== undefined &&
+			(!Number.isInteger(r.retryAfterSeconds) || (r.retryAfterSeconds as number) < 0)
+		) {
 			throw new Error('rateLimit.retryAfterSeconds must be a non-negative integer');
 		}
 	}
@@ -204,7 +235,8 @@ export class FaultEngine {
 
 	/** Counts a request in the fixed window; returns Retry-After seconds when over the limit, else null. */
 	countInWindow(nowMs: number, windowMs: number, limit: number): number | null {
-		if (!this.window || nowMs - this.window.start >= windowMs) this.window = { start: nowMs, count: 0 };
+		if (!this.window || nowMs - this.window.start >= windowMs)
+			this.window = { start: nowMs, count: 0 };
 		this.window.count++;
 		if (this.window.count <= limit) return null;
 		return Math.max(1, Math.ceil((this.window.start + windowMs - nowMs) / 1000));

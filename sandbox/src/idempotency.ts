@@ -29,7 +29,9 @@ export function fingerprint(method: string, path: string, bodyText: string): str
 			canonical = `raw:${bodyText}`;
 		}
 	}
-	return createHash('sha256').update(`${method.toUpperCase()}\n${path}\n${canonical}`).digest('hex');
+	return createHash('sha256')
+		.update(`${method.toUpperCase()}\n${path}\n${canonical}`)
+		.digest('hex');
 }
 
 export interface StoredResponse {

@@ -66,7 +66,11 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
 		core.handle(req, res).catch((error: unknown) => {
 			if (!res.headersSent && !res.destroyed) {
 				res.writeHead(500, { 'Content-Type': 'application/json' });
-				res.end(JSON.stringify({ message: `Sandbox internal error: ${(error as Error)?.message ?? String(error)}` }));
+				res.end(
+					JSON.stringify({
+						message: `Sandbox internal error: ${(error as Error)?.message ?? String(error)}`,
+					}),
+				);
 			}
 		});
 	});
@@ -83,7 +87,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
 		});
 	});
 	const address = server.address() as AddressInfo;
-	const urlHost = address.family === 'IPv6' || host.includes(':') ? `[${address.address}]` : address.address;
+	const urlHost =
+		address.family === 'IPv6' || host.includes(':') ? `[${address.address}]` : address.address;
 
 	let closing: Promise<void> | null = null;
 	return {

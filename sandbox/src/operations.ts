@@ -14,7 +14,13 @@ import {
 	subscriptionState,
 	type OpResult,
 } from './results';
-import type { AcquisitionView, AssetEventView, SeedToken, SubscriptionEventView, TodoView } from './types';
+import type {
+	AcquisitionView,
+	AssetEventView,
+	SeedToken,
+	SubscriptionEventView,
+	TodoView,
+} from './types';
 import { validateAcquisition } from './validate-acquisition';
 import { validateBilling } from './validate-billing';
 import { validateTodo } from './validate-todo';
@@ -22,7 +28,13 @@ import { formatMoney } from './validation';
 import type { Org, World } from './world';
 
 // POST /api/v1/assets/{record}/todos
-export function createTodo(world: World, org: Org, token: SeedToken, assetId: number, body: Record<string, unknown>): OpResult {
+export function createTodo(
+	world: World,
+	org: Org,
+	token: SeedToken,
+	assetId: number,
+	body: Record<string, unknown>,
+): OpResult {
 	const asset = org.assets.get(assetId);
 	if (!asset) return notFound('asset');
 	const v = validateTodo(body, org);
@@ -46,15 +58,24 @@ export function createTodo(world: World, org: Org, token: SeedToken, assetId: nu
 }
 
 // PUT /api/v1/subscriptions/{record}/billing
-export function updateBilling(world: World, org: Org, key: string, subscriptionId: number, body: Record<string, unknown>): OpResult {
+export function updateBilling(
+	world: World,
+	org: Org,
+	key: string,
+	subscriptionId: number,
+	body: Record<string, unknown>,
+): OpResult {
 	const sub = org.subscriptions.get(subscriptionId);
 	if (!sub) return notFound('subscription');
 	const now = world.now();
 	const v = validateBilling(body, now);
 	if (!v.ok) return invalid(v.errors);
-	if (sub.free) return conflict('The subscription is free and has no billing; its billing cannot be updated.');
+	if (sub.free)
+		return conflict('The subscription is free and has no billing; its billing cannot be updated.');
 	if (sub.final) {
-		return conflict('The subscription is final; it must be restored before its billing can be changed.');
+		return conflict(
+			'The subscription is final; it must be restored before its billing can be changed.',
+		);
 	}
 	const stale = staleEventDate('subscription', v.value.eventTime, sub.lastChange);
 	if (stale) return stale;
@@ -102,7 +123,13 @@ export function updateBilling(world: World, org: Org, key: string, subscriptionI
 }
 
 // POST /api/v1/assets/{record}/acquisitions
-export function recordAcquisition(world: World, org: Org, key: string, assetId: number, body: Record<string, unknown>): OpResult {
+export function recordAcquisition(
+	world: World,
+	org: Org,
+	key: string,
+	assetId: number,
+	body: Record<string, unknown>,
+): OpResult {
 	const asset = org.assets.get(assetId);
 	if (!asset) return notFound('asset');
 	const now = world.now();
@@ -112,7 +139,11 @@ export function recordAcquisition(world: World, org: Org, key: string, assetId: 
 	const stale = staleEventDate('asset', input.eventTime, asset.lastChange);
 	if (stale) return stale;
 	const reactivate = asset.status === 'decommissioned';
-	if (reactivate && org.maxReactivations !== null && org.reactivationsUsed >= org.maxReactivations) {
+	if (
+		reactivate &&
+		org.maxReactivations !== null &&
+		org.reactivationsUsed >= org.maxReactivations
+	) {
 		return conflict(
 			`The plan limit on reactivations (${org.maxReactivations}) has been reached; this acquisition would reactivate a decommissioned asset.`,
 		);
@@ -164,7 +195,13 @@ export function recordAcquisition(world: World, org: Org, key: string, assetId: 
 		created_at: at,
 	};
 	world.acquisitions.push(record);
-	asset.acquisition = without(record, 'organization_id', 'asset_id', 'idempotency_key', 'created_at');
+	asset.acquisition = without(
+		record,
+		'organization_id',
+		'asset_id',
+		'idempotency_key',
+		'created_at',
+	);
 	return assetActionCreated(asset, eventIds, null);
 }
 

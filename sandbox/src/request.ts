@@ -112,7 +112,9 @@ export function readBody(req: IncomingMessage): Promise<string> {
 			if (size > MAX_BODY_BYTES) tooLarge = true;
 			else chunks.push(chunk);
 		});
-		req.on('end', () => (tooLarge ? reject(new Error('too large')) : resolve(Buffer.concat(chunks).toString('utf8'))));
+		req.on('end', () =>
+			tooLarge ? reject(new Error('too large')) : resolve(Buffer.concat(chunks).toString('utf8')),
+		);
 		req.on('error', reject);
 	});
 }

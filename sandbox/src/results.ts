@@ -14,7 +14,10 @@ export interface OpResult {
 	applied: boolean;
 }
 
-export function errorBody(message: string, errors?: FieldErrors): { message: string; errors?: FieldErrors } {
+export function errorBody(
+	message: string,
+	errors?: FieldErrors,
+): { message: string; errors?: FieldErrors } {
 	return errors ? { message, errors } : { message };
 }
 
@@ -24,7 +27,11 @@ export function formatTimestamp(time: number): string {
 }
 
 export function notFound(what: string): OpResult {
-	return { status: 404, applied: false, body: errorBody(`The ${what} is unavailable in this organization.`) };
+	return {
+		status: 404,
+		applied: false,
+		body: errorBody(`The ${what} is unavailable in this organization.`),
+	};
 }
 
 export function invalid(errors: FieldErrors): OpResult {
@@ -39,7 +46,11 @@ export function conflict(message: string): OpResult {
 }
 
 /** 409 when the event_date is before the record's newest state change (whole seconds), else null. */
-export function staleEventDate(record: 'asset' | 'subscription', eventTime: number, lastChange: number): OpResult | null {
+export function staleEventDate(
+	record: 'asset' | 'subscription',
+	eventTime: number,
+	lastChange: number,
+): OpResult | null {
 	if (Math.floor(eventTime / 1000) >= Math.floor(lastChange / 1000)) return null;
 	return conflict(
 		`The event_date precedes a newer state change of this ${record} (${formatTimestamp(lastChange)}); refresh the record.`,

@@ -4,10 +4,11 @@ import { resolve } from 'node:path';
 import type { SeedData } from './types';
 
 /** sandbox/seed.json, found from src/ (ts-jest), sandbox/dist/ (the CLI) or build/sandbox/src/ (tools). */
-export const DEFAULT_SEED_FILE = [
-	resolve(__dirname, '..', 'seed.json'),
-	resolve(__dirname, '..', '..', '..', 'sandbox', 'seed.json'),
-].find((file) => existsSync(file)) ?? resolve(__dirname, '..', 'seed.json');
+export const DEFAULT_SEED_FILE =
+	[
+		resolve(__dirname, '..', 'seed.json'),
+		resolve(__dirname, '..', '..', '..', 'sandbox', 'seed.json'),
+	].find((file) => existsSync(file)) ?? resolve(__dirname, '..', 'seed.json');
 
 export function loadSeedFile(file: string = DEFAULT_SEED_FILE): SeedData {
 	const parsed = parseJson(readSeedText(file), file);
@@ -73,7 +74,10 @@ export function validateSeed(data: unknown, where = 'seed'): asserts data is See
 		const w = `${where}: organization ${org.id as number}`;
 		orgIds.add(org.id as number);
 		if (typeof org.name !== 'string') fail(w, 'name must be a string');
-		if (!isObject(org.plan) || !(org.plan.max_reactivations === null || Number.isInteger(org.plan.max_reactivations))) {
+		if (
+			!isObject(org.plan) ||
+			!(org.plan.max_reactivations === null || Number.isInteger(org.plan.max_reactivations))
+		) {
 			fail(w, 'plan.max_reactivations must be an integer or null');
 		}
 		checkIdList(org.users, `${w} users`, seen, 'user/person');
@@ -85,14 +89,17 @@ export function validateSeed(data: unknown, where = 'seed'): asserts data is See
 			if (a.status !== 'available' && a.status !== 'decommissioned') {
 				fail(`${w} asset ${a.id as number}`, 'status must be available or decommissioned');
 			}
-			if (!isTimestamp(a.last_state_change_at)) fail(`${w} asset ${a.id as number}`, 'last_state_change_at must be a timestamp');
+			if (!isTimestamp(a.last_state_change_at))
+				fail(`${w} asset ${a.id as number}`, 'last_state_change_at must be a timestamp');
 		}
 		for (const s of org.subscriptions as Record<string, unknown>[]) {
 			const sw = `${w} subscription ${s.id as number}`;
-			if (s.price_model !== 'lump_sum' && s.price_model !== 'per_license') fail(sw, 'price_model must be lump_sum or per_license');
+			if (s.price_model !== 'lump_sum' && s.price_model !== 'per_license')
+				fail(sw, 'price_model must be lump_sum or per_license');
 			if (typeof s.cost !== 'number') fail(sw, 'cost must be a number');
 			if (typeof s.billing_frequency !== 'string') fail(sw, 'billing_frequency must be a string');
-			if (!isTimestamp(s.last_state_change_at)) fail(sw, 'last_state_change_at must be a timestamp');
+			if (!isTimestamp(s.last_state_change_at))
+				fail(sw, 'last_state_change_at must be a timestamp');
 		}
 		for (const t of org.event_types as Record<string, unknown>[]) {
 			const tw = `${w} event type ${t.id as number}`;
@@ -100,10 +107,20 @@ export function validateSeed(data: unknown, where = 'seed'): asserts data is See
 			if (t.fields !== undefined) {
 				checkIdList(t.fields, `${tw} fields`, seen, 'custom field');
 				for (const f of t.fields as Record<string, unknown>[]) {
-					if (!['text', 'number', 'date', 'select', 'multi_select', 'checkbox'].includes(f.datatype as string)) {
-						fail(`${tw} field ${f.id as number}`, 'datatype must be text, number, date, select, multi_select or checkbox');
+					if (
+						!['text', 'number', 'date', 'select', 'multi_select', 'checkbox'].includes(
+							f.datatype as string,
+						)
+					) {
+						fail(
+							`${tw} field ${f.id as number}`,
+							'datatype must be text, number, date, select, multi_select or checkbox',
+						);
 					}
-					if ((f.datatype === 'select' || f.datatype === 'multi_select') && !Array.isArray(f.options)) {
+					if (
+						(f.datatype === 'select' || f.datatype === 'multi_select') &&
+						!Array.isArray(f.options)
+					) {
 						fail(`${tw} field ${f.id as number}`, 'select fields need options');
 					}
 				}
@@ -112,12 +129,17 @@ export function validateSeed(data: unknown, where = 'seed'): asserts data is See
 	}
 	const tokens = new Set<string>();
 	for (const t of data.tokens as unknown[]) {
-		if (!isObject(t) || typeof t.token !== 'string' || t.token.length === 0) fail(`${where}: tokens`, 'every token needs a token string');
-		if (tokens.has(t.token as string)) fail(`${where}: tokens`, `duplicate token ${t.token as string}`);
+		if (!isObject(t) || typeof t.token !== 'string' || t.token.length === 0)
+			fail(`${where}: tokens`, 'every token needs a token string');
+		if (tokens.has(t.token as string))
+			fail(`${where}: tokens`, `duplicate token ${t.token as string}`);
 		tokens.add(t.token as string);
-		if (!orgIds.has(t.organization_id as number)) fail(`${where}: token ${t.token as string}`, 'unknown organization_id');
-		if (!Number.isInteger(t.user_id)) fail(`${where}: token ${t.token as string}`, 'user_id must be an integer');
-		if (!Array.isArray(t.permissions)) fail(`${where}: token ${t.token as string}`, 'permissions must be an array');
+		if (!orgIds.has(t.organization_id as number))
+			fail(`${where}: token ${t.token as string}`, 'unknown organization_id');
+		if (!Number.isInteger(t.user_id))
+			fail(`${where}: token ${t.token as string}`, 'user_id must be an integer');
+		if (!Array.isArray(t.permissions))
+			fail(`${where}: token ${t.token as string}`, 'permissions must be an array');
 		if (t.expires_at !== undefined && t.expires_at !== null && !isTimestamp(t.expires_at)) {
 			fail(`${where}: token ${t.token as string}`, 'expires_at must be a timestamp or null');
 		}

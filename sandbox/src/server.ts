@@ -8,7 +8,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { adminReply, inspectionState } from './admin';
 import { apiReply, matchRoute } from './api';
 import { bump, emptyCounters } from './counters';
-import { faultAfterApply, faultBeforeApply, faultWhileInFlight, type FaultIo } from './fault-stages';
+import {
+	faultAfterApply,
+	faultBeforeApply,
+	faultWhileInFlight,
+	type FaultIo,
+} from './fault-stages';
 import { FaultEngine } from './faults';
 import { IdempotencyStore } from './idempotency';
 import {
@@ -125,14 +130,24 @@ export class SandboxCore implements FaultIo {
 			bodyText = await readBody(req);
 		} catch (error) {
 			// An aborted request has nobody to answer; only an oversized body gets a response.
-			if ((error as Error).message === 'too large') this.send(res, { status: 413, body: errorBody('The request body is too large.') });
+			if ((error as Error).message === 'too large')
+				this.send(res, { status: 413, body: errorBody('The request body is too large.') });
 			return;
 		}
 
 		if (path === '/_sandbox' || path.startsWith('/_sandbox/')) {
 			const reply = adminReply(this, method, path, req, bodyText);
 			this.send(res, reply);
-			this.log({ method, path, status: reply.status, key: null, started, operation: 'admin', replayed: false, fault: null });
+			this.log({
+				method,
+				path,
+				status: reply.status,
+				key: null,
+				started,
+				operation: 'admin',
+				replayed: false,
+				fault: null,
+			});
 			return;
 		}
 
@@ -159,7 +174,11 @@ export class SandboxCore implements FaultIo {
 		else {
 			const reply: Reply =
 				route.kind === 'method'
-					? { status: 405, body: errorBody(`The ${method} method is not supported for this route.`), headers: { Allow: route.allow } }
+					? {
+							status: 405,
+							body: errorBody(`The ${method} method is not supported for this route.`),
+							headers: { Allow: route.allow },
+						}
 					: { status: 404, body: errorBody('Not found.') };
 			this.send(res, reply);
 			outcome = { reply, fault: null, delivered: true };
@@ -169,10 +188,15 @@ export class SandboxCore implements FaultIo {
 
 	/** The fault stages around the operation; a request without a key gets faults of its own. */
 	private async respond(ctx: ApiRequest): Promise<Outcome> {
-		const plan = this.faults.plan(ctx.operation, ctx.rawKey?.toLowerCase() ?? `#request-${ctx.seq}`);
+		const plan = this.faults.plan(
+			ctx.operation,
+			ctx.rawKey?.toLowerCase() ?? `#request-${ctx.seq}`,
+		);
 		const refused = plan && (await faultBeforeApply(plan, ctx, this));
 		if (refused) return refused;
-		const reply = await apiReply(this, ctx, async () => (plan ? await faultWhileInFlight(plan, this) : false));
+		const reply = await apiReply(this, ctx, async () =>
+			plan ? await faultWhileInFlight(plan, this) : false,
+		);
 		const spoiled = plan && (await faultAfterApply(plan, ctx, reply, this));
 		if (spoiled) return spoiled;
 		this.send(ctx.res, reply);
@@ -200,9 +224,19 @@ export class SandboxCore implements FaultIo {
 			delivered,
 			durationMs: Date.now() - ctx.started,
 		});
-		if (this.recorded.length > MAX_RECORDED_REQUESTS) this.recorded.splice(0, this.recorded.length - MAX_RECORDED_REQUESTS);
+		if (this.recorded.length > MAX_RECORDED_REQUESTS)
+			this.recorded.splice(0, this.recorded.length - MAX_RECORDED_REQUESTS);
 		const { method, path, started, operation } = ctx;
-		this.log({ method, path, status, key: ctx.rawKey, started, operation, replayed: reply?.replayed ?? false, fault });
+		this.log({
+			method,
+			path,
+			status,
+			key: ctx.rawKey,
+			started,
+			operation,
+			replayed: reply?.replayed ?? false,
+			fault,
+		});
 	}
 
 	private log(e: Omit<LogEntry, 'time' | 'durationMs'> & { started: number }): void {

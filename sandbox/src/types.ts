@@ -9,7 +9,11 @@
 /** The three operations of the contract. */
 export type Operation = 'createTodo' | 'updateBilling' | 'recordAcquisition';
 
-export const OPERATIONS: readonly Operation[] = ['createTodo', 'updateBilling', 'recordAcquisition'];
+export const OPERATIONS: readonly Operation[] = [
+	'createTodo',
+	'updateBilling',
+	'recordAcquisition',
+];
 
 /** Permissions named by the contract. */
 export type Permission = 'assets:todos' | 'subscriptions:update' | 'assets:lifecycle';
@@ -307,8 +311,18 @@ export interface BillingChangeView {
 	subscription_id: number;
 	event_date: string;
 	description: string | null;
-	before: { price_model: string; cost: string; billing_frequency: string; license_count: number | null };
-	after: { price_model: string; cost: string; billing_frequency: string; license_count: number | null };
+	before: {
+		price_model: string;
+		cost: string;
+		billing_frequency: string;
+		license_count: number | null;
+	};
+	after: {
+		price_model: string;
+		cost: string;
+		billing_frequency: string;
+		license_count: number | null;
+	};
 	subscription_event_id: number;
 	idempotency_key: string;
 	created_at: string;
@@ -342,7 +356,11 @@ export interface IdempotencyEntryView {
 
 export interface SandboxState {
 	notice: string;
-	organizations: { id: number; name: string; plan: { max_reactivations: number | null; reactivations_used: number } }[];
+	organizations: {
+		id: number;
+		name: string;
+		plan: { max_reactivations: number | null; reactivations_used: number };
+	}[];
 	assets: AssetView[];
 	subscriptions: SubscriptionView[];
 	todos: TodoView[];

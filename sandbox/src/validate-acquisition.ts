@@ -37,29 +37,45 @@ function checkFieldValue(field: SeedCustomField, value: unknown, c: Collector): 
 	switch (field.datatype) {
 		case 'text':
 			if (typeof value !== 'string') c.add(key, `${field.name} must be a string.`);
-			else if (charLength(value) > NAME_MAX) c.add(key, `${field.name} may not be greater than ${NAME_MAX} characters.`);
+			else if (charLength(value) > NAME_MAX)
+				c.add(key, `${field.name} may not be greater than ${NAME_MAX} characters.`);
 			else if (field.required && value.trim() === '') c.add(key, `${field.name} is required.`);
 			return;
 		case 'number':
-			if (typeof value !== 'number' || !Number.isFinite(value)) c.add(key, `${field.name} must be a number.`);
+			if (typeof value !== 'number' || !Number.isFinite(value))
+				c.add(key, `${field.name} must be a number.`);
 			return;
 		case 'date':
-			if (typeof value !== 'string' || !isCalendarDate(value)) c.add(key, `${field.name} must be a date in the format YYYY-MM-DD.`);
+			if (typeof value !== 'string' || !isCalendarDate(value))
+				c.add(key, `${field.name} must be a date in the format YYYY-MM-DD.`);
 			return;
 		case 'checkbox':
 			if (typeof value !== 'boolean') c.add(key, `${field.name} must be true or false.`);
 			return;
 		case 'select':
-			if (typeof value !== 'number' || !Number.isInteger(value)) c.add(key, `${field.name} must be an option ID (integer).`);
-			else if (!allowed.includes(value)) c.add(key, `${field.name}: ${value} is not an allowed option ID (allowed: ${allowed.join(', ')}).`);
+			if (typeof value !== 'number' || !Number.isInteger(value))
+				c.add(key, `${field.name} must be an option ID (integer).`);
+			else if (!allowed.includes(value))
+				c.add(
+					key,
+					`${field.name}: ${value} is not an allowed option ID (allowed: ${allowed.join(', ')}).`,
+				);
 			return;
 		case 'multi_select':
-			if (!Array.isArray(value) || value.some((x) => typeof x !== 'number' || !Number.isInteger(x))) {
+			if (
+				!Array.isArray(value) ||
+				value.some((x) => typeof x !== 'number' || !Number.isInteger(x))
+			) {
 				c.add(key, `${field.name} must be an array of option IDs (integers).`);
 			} else {
 				const bad = value.filter((x) => !allowed.includes(x as number));
-				if (bad.length > 0) c.add(key, `${field.name}: ${bad.join(', ')} not allowed (allowed: ${allowed.join(', ')}).`);
-				else if (new Set(value).size !== value.length) c.add(key, `${field.name} may not repeat an option ID.`);
+				if (bad.length > 0)
+					c.add(
+						key,
+						`${field.name}: ${bad.join(', ')} not allowed (allowed: ${allowed.join(', ')}).`,
+					);
+				else if (new Set(value).size !== value.length)
+					c.add(key, `${field.name} may not repeat an option ID.`);
 				else if (field.required && value.length === 0) c.add(key, `${field.name} is required.`);
 			}
 			return;
@@ -94,13 +110,19 @@ export function validateAcquisition(
 	const acquiredFrom = optionalText(body, 'acquired_from', NAME_MAX, c);
 
 	let eventType: SeedEventType | undefined;
-	if (!has(body, 'event_type_id') || body.event_type_id === null) c.add('event_type_id', 'The event_type_id field is required.');
+	if (!has(body, 'event_type_id') || body.event_type_id === null)
+		c.add('event_type_id', 'The event_type_id field is required.');
 	else if (typeof body.event_type_id !== 'number' || !Number.isInteger(body.event_type_id)) {
 		c.add('event_type_id', 'The event_type_id field must be an integer.');
 	} else {
 		const t = eventTypes.get(body.event_type_id);
-		if (!t) c.add('event_type_id', `The selected event_type_id (${body.event_type_id}) does not exist in this organization.`);
-		else if (!t.acquisition) c.add('event_type_id', `Event type ${t.id} (${t.name}) is not an acquisition event type.`);
+		if (!t)
+			c.add(
+				'event_type_id',
+				`The selected event_type_id (${body.event_type_id}) does not exist in this organization.`,
+			);
+		else if (!t.acquisition)
+			c.add('event_type_id', `Event type ${t.id} (${t.name}) is not an acquisition event type.`);
 		else eventType = t;
 	}
 
@@ -108,7 +130,8 @@ export function validateAcquisition(
 	let fieldValues: Record<string, unknown> = {};
 	if (has(body, 'field_values')) {
 		const v = body.field_values;
-		if (typeof v !== 'object' || v === null || Array.isArray(v)) c.add('field_values', 'The field_values field must be an object keyed by field ID.');
+		if (typeof v !== 'object' || v === null || Array.isArray(v))
+			c.add('field_values', 'The field_values field must be an object keyed by field ID.');
 		else fieldValues = v as Record<string, unknown>;
 	}
 	if (eventType) {
@@ -116,7 +139,10 @@ export function validateAcquisition(
 		for (const [key, value] of Object.entries(fieldValues)) {
 			const field = fields.get(key);
 			if (!field) {
-				c.add(`field_values.${key}`, `Field ${key} is not a field of event type ${eventType.id} (${eventType.name}).`);
+				c.add(
+					`field_values.${key}`,
+					`Field ${key} is not a field of event type ${eventType.id} (${eventType.name}).`,
+				);
 				continue;
 			}
 			if (value === null) {
@@ -127,7 +153,10 @@ export function validateAcquisition(
 		}
 		for (const field of fields.values()) {
 			if (field.required && !has(fieldValues, String(field.id))) {
-				c.add(`field_values.${field.id}`, `${field.name} is required for event type ${eventType.id} (${eventType.name}).`);
+				c.add(
+					`field_values.${field.id}`,
+					`${field.name} is required for event type ${eventType.id} (${eventType.name}).`,
+				);
 			}
 		}
 	}
@@ -142,10 +171,19 @@ export function validateAcquisition(
 	if (has(body, 'billing_frequency') && body.billing_frequency !== null) {
 		const f = body.billing_frequency;
 		if (typeof f !== 'string' || !(RECURRING_FREQUENCIES as readonly string[]).includes(f)) {
-			c.add('billing_frequency', `The billing_frequency field must be one of: ${RECURRING_FREQUENCIES.join(', ')}, or null.`);
+			c.add(
+				'billing_frequency',
+				`The billing_frequency field must be one of: ${RECURRING_FREQUENCIES.join(', ')}, or null.`,
+			);
 		} else frequency = f;
 	}
-	const numberOfPayments = integerInRange(body, 'number_of_payments', PAYMENTS_MIN, PAYMENTS_MAX, c);
+	const numberOfPayments = integerInRange(
+		body,
+		'number_of_payments',
+		PAYMENTS_MIN,
+		PAYMENTS_MAX,
+		c,
+	);
 
 	const paymentPresent = has(body, 'payment') && body.payment !== null;
 	if (paymentPresent && (!has(body, 'billing_frequency') || body.billing_frequency === null)) {
@@ -154,11 +192,15 @@ export function validateAcquisition(
 	if (eventType) {
 		const present = (k: string) => has(body, k) && body[k] !== null;
 		if (!eventType.enables_finance && present('finance_amount')) {
-			c.add('finance_amount', `Event type ${eventType.id} (${eventType.name}) does not enable finance fields.`);
+			c.add(
+				'finance_amount',
+				`Event type ${eventType.id} (${eventType.name}) does not enable finance fields.`,
+			);
 		}
 		if (!eventType.enables_payments) {
 			for (const k of ['payment', 'billing_frequency', 'number_of_payments']) {
-				if (present(k)) c.add(k, `Event type ${eventType.id} (${eventType.name}) does not support payments.`);
+				if (present(k))
+					c.add(k, `Event type ${eventType.id} (${eventType.name}) does not support payments.`);
 			}
 		}
 	}

@@ -30,7 +30,8 @@ export function validateTodo(
 	if (!has(body, 'name') || body.name === null) c.add('name', 'The name field is required.');
 	else if (typeof body.name !== 'string') c.add('name', 'The name field must be a string.');
 	else if (body.name.trim() === '') c.add('name', 'The name field may not be empty.');
-	else if (charLength(body.name) > NAME_MAX) c.add('name', `The name field may not be greater than ${NAME_MAX} characters.`);
+	else if (charLength(body.name) > NAME_MAX)
+		c.add('name', `The name field may not be greater than ${NAME_MAX} characters.`);
 	else name = body.name;
 
 	const notes = optionalText(body, 'notes', TEXT_MAX, c);
@@ -46,7 +47,10 @@ export function validateTodo(
 	if (has(body, 'assigned_to') && body.assigned_to !== null) {
 		const v = body.assigned_to;
 		if (typeof v !== 'number' || !Number.isInteger(v)) {
-			c.add('assigned_to', 'The assigned_to field must be an integer (organization user ID) or null.');
+			c.add(
+				'assigned_to',
+				'The assigned_to field must be an integer (organization user ID) or null.',
+			);
 		} else if (org.personIds.has(v)) {
 			c.add(
 				'assigned_to',
@@ -59,10 +63,20 @@ export function validateTodo(
 
 	let isComplete = false;
 	if (has(body, 'is_complete')) {
-		if (typeof body.is_complete !== 'boolean') c.add('is_complete', 'The is_complete field must be true or false.');
+		if (typeof body.is_complete !== 'boolean')
+			c.add('is_complete', 'The is_complete field must be true or false.');
 		else isComplete = body.is_complete;
 	}
 
 	if (!c.ok) return { ok: false, errors: c.errors };
-	return { ok: true, value: { name, notes: notes ?? null, due_date: dueDate, assigned_to: assignedTo, is_complete: isComplete } };
+	return {
+		ok: true,
+		value: {
+			name,
+			notes: notes ?? null,
+			due_date: dueDate,
+			assigned_to: assignedTo,
+			is_complete: isComplete,
+		},
+	};
 }

@@ -38,7 +38,11 @@ export function charLength(s: string): number {
 	return Array.from(s).length;
 }
 
-export function checkUnknown(body: Record<string, unknown>, allowed: readonly string[], c: Collector): void {
+export function checkUnknown(
+	body: Record<string, unknown>,
+	allowed: readonly string[],
+	c: Collector,
+): void {
 	for (const key of Object.keys(body)) {
 		if (!allowed.includes(key)) c.add(key, `The ${key} field is not accepted by this operation.`);
 	}
@@ -75,7 +79,8 @@ export function optionalText(
 	c: Collector,
 ): string | null | undefined {
 	const v = nullable(body, key, isString, 'a string', c);
-	if (typeof v === 'string' && charLength(v) > max) c.add(key, `The ${key} field may not be greater than ${max} characters.`);
+	if (typeof v === 'string' && charLength(v) > max)
+		c.add(key, `The ${key} field may not be greater than ${max} characters.`);
 	return v;
 }
 
@@ -90,7 +95,12 @@ export function formatMoney(cents: number): string {
 	return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
 }
 
-export function money(body: Record<string, unknown>, key: string, nullable: boolean, c: Collector): number | null | undefined {
+export function money(
+	body: Record<string, unknown>,
+	key: string,
+	nullable: boolean,
+	c: Collector,
+): number | null | undefined {
 	if (!has(body, key)) return undefined;
 	const v = body[key];
 	if (v === null) {
@@ -140,15 +150,19 @@ const EVENT_DATE_RE = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2}):(\d{2})([+-])(\d{2})
  * Parses the contract's event_date shape YYYY-MM-DDThh:mm:ss±hh:mm. `Z`, fractional seconds and
  * other ISO 8601 variants are refused (sandbox choice: the contract asks for an explicit offset).
  */
-export function parseEventDate(s: string): { ok: true; time: number } | { ok: false; message: string } {
+export function parseEventDate(
+	s: string,
+): { ok: true; time: number } | { ok: false; message: string } {
 	const m = EVENT_DATE_RE.exec(s);
-	const shape = 'The event_date field must have the shape YYYY-MM-DDThh:mm:ss±hh:mm (seconds and an explicit offset).';
+	const shape =
+		'The event_date field must have the shape YYYY-MM-DDThh:mm:ss±hh:mm (seconds and an explicit offset).';
 	if (!m) return { ok: false, message: shape };
 	const [, date, hh, mm, ss, sign, oh, om] = m;
 	if (!isCalendarDate(date) || Number(hh) > 23 || Number(mm) > 59 || Number(ss) > 59) {
 		return { ok: false, message: 'The event_date field is not a valid date and time.' };
 	}
-	if (Number(oh) > 14 || Number(om) > 59) return { ok: false, message: 'The event_date field has an invalid offset.' };
+	if (Number(oh) > 14 || Number(om) > 59)
+		return { ok: false, message: 'The event_date field has an invalid offset.' };
 	const [y, mo, d] = date.split('-').map(Number);
 	const offsetMin = (sign === '-' ? -1 : 1) * (Number(oh) * 60 + Number(om));
 	const time = Date.UTC(y, mo - 1, d, Number(hh), Number(mm), Number(ss)) - offsetMin * 60_000;
@@ -159,7 +173,11 @@ export function parseEventDate(s: string): { ok: true; time: number } | { ok: fa
  * event_date: optional string. Future (at whole-second resolution) is 422; the 409 check against the
  * newest state change happens later, in the operation.
  */
-function eventDate(body: Record<string, unknown>, now: Date, c: Collector): { time: number; raw: string | null } | undefined {
+function eventDate(
+	body: Record<string, unknown>,
+	now: Date,
+	c: Collector,
+): { time: number; raw: string | null } | undefined {
 	if (!has(body, 'event_date')) return { time: now.getTime(), raw: null };
 	const v = body.event_date;
 	if (typeof v !== 'string') {
@@ -186,7 +204,11 @@ export interface EventFields {
 }
 
 /** undefined when event_date is invalid (the error is collected; description is checked either way). */
-export function eventFields(body: Record<string, unknown>, now: Date, c: Collector): EventFields | undefined {
+export function eventFields(
+	body: Record<string, unknown>,
+	now: Date,
+	c: Collector,
+): EventFields | undefined {
 	const date = eventDate(body, now, c);
 	const description = optionalText(body, 'description', TEXT_MAX, c);
 	return date && { eventTime: date.time, eventDateRaw: date.raw, description: description ?? null };

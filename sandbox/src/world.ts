@@ -52,7 +52,13 @@ export interface Org {
 	eventTypes: Map<number, SeedEventType>;
 }
 
-const ID_BASE = { todo: 30001, assetEvent: 40001, subscriptionEvent: 50001, acquisition: 60001, billingChange: 70001 };
+const ID_BASE = {
+	todo: 30001,
+	assetEvent: 40001,
+	subscriptionEvent: 50001,
+	acquisition: 60001,
+	billingChange: 70001,
+};
 
 export class World {
 	readonly orgs = new Map<number, Org>();
@@ -114,7 +120,6 @@ export class World {
 	}
 }
 
-
 function buildOrg(o: SeedOrganization): Org {
 	return {
 		id: o.id,
@@ -131,7 +136,8 @@ function buildOrg(o: SeedOrganization): Org {
 					name: a.name,
 					status: a.status,
 					is_in_storage: a.is_in_storage ?? false,
-					decommission_event_type_id: a.status === 'decommissioned' ? (a.decommission_event_type_id ?? null) : null,
+					decommission_event_type_id:
+						a.status === 'decommissioned' ? (a.decommission_event_type_id ?? null) : null,
 					lastChange: Date.parse(a.last_state_change_at),
 					acquisition: null,
 				},

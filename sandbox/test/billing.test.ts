@@ -7,19 +7,38 @@ const valid = { price_model: 'lump_sum', cost: 1500, billing_frequency: 'yearly'
 
 describe('PUT /api/v1/subscriptions/{record}/billing', () => {
 	test('200 with the subscription result; billing values replaced; one billing-change event', async () => {
-		const r = await billing(t.http, 2002, { ...PER_LICENSE_BILLING_BODY, description: 'Renegotiated' });
+		const r = await billing(t.http, 2002, {
+			...PER_LICENSE_BILLING_BODY,
+			description: 'Renegotiated',
+		});
 		expect(r.status).toBe(200);
 		expect(Object.keys(r.data)).toEqual(['data']);
 		const d = r.data.data;
-		expect(Object.keys(d).sort()).toEqual(['state', 'subscription_event_ids', 'subscription_id', 'todo']);
+		expect(Object.keys(d).sort()).toEqual([
+			'state',
+			'subscription_event_ids',
+			'subscription_id',
+			'todo',
+		]);
 		expect(d.subscription_id).toBe(2002);
 		expect(d.todo).toBeNull();
 		expect(d.subscription_event_ids).toHaveLength(1);
 		expect(d.state).toEqual(PER_LICENSE_BILLING_STATE);
 		const s = t.sb.state();
-		expect(s.subscriptionEvents).toEqual([expect.objectContaining({ id: d.subscription_event_ids[0], subscription_id: 2002, kind: 'billing_change' })]);
+		expect(s.subscriptionEvents).toEqual([
+			expect.objectContaining({
+				id: d.subscription_event_ids[0],
+				subscription_id: 2002,
+				kind: 'billing_change',
+			}),
+		]);
 		expect(s.billingChanges).toHaveLength(1);
-		expect(s.billingChanges[0].before).toEqual({ price_model: 'per_license', cost: '10.00', billing_frequency: 'monthly', license_count: 25 });
+		expect(s.billingChanges[0].before).toEqual({
+			price_model: 'per_license',
+			cost: '10.00',
+			billing_frequency: 'monthly',
+			license_count: 25,
+		});
 		expect(s.billingChanges[0].description).toBe('Renegotiated');
 		expect(s.subscriptions.find((x) => x.id === 2002)?.cost).toBe('12.50');
 	});
@@ -40,9 +59,17 @@ describe('PUT /api/v1/subscriptions/{record}/billing', () => {
 
 	test('lump_sum without license_count stores null; every frequency is accepted', async () => {
 		for (const billing_frequency of ['monthly', 'Quarterly', 'yearly', 'upfront']) {
-			const r = await billing(t.http, 2002, { price_model: 'lump_sum', cost: 1, billing_frequency });
+			const r = await billing(t.http, 2002, {
+				price_model: 'lump_sum',
+				cost: 1,
+				billing_frequency,
+			});
 			expect(r.status).toBe(200);
-			expect(r.data.data.state).toMatchObject({ license_count: null, billing_frequency, price_model: 'lump_sum' });
+			expect(r.data.data.state).toMatchObject({
+				license_count: null,
+				billing_frequency,
+				price_model: 'lump_sum',
+			});
 		}
 	});
 
@@ -75,14 +102,21 @@ describe('PUT /api/v1/subscriptions/{record}/billing', () => {
 		});
 
 		test('in the future: 422', async () => {
-			const r = await billing(t.http, 2001, { ...valid, event_date: eventDate(new Date(Date.now() + 3_600_000)) });
+			const r = await billing(t.http, 2001, {
+				...valid,
+				event_date: eventDate(new Date(Date.now() + 3_600_000)),
+			});
 			expect(r.status).toBe(422);
 			expect(Object.keys(r.data.errors)).toEqual(['event_date']);
 		});
 
 		test('now in another offset is not the future', async () => {
-			expect((await billing(t.http, 2001, { ...valid, event_date: eventDate(new Date(), 330) })).status).toBe(200);
-			expect((await billing(t.http, 2001, { ...valid, event_date: eventDate(new Date(), -480) })).status).toBe(200);
+			expect(
+				(await billing(t.http, 2001, { ...valid, event_date: eventDate(new Date(), 330) })).status,
+			).toBe(200);
+			expect(
+				(await billing(t.http, 2001, { ...valid, event_date: eventDate(new Date(), -480) })).status,
+			).toBe(200);
 		});
 
 		test('earlier than the newest state change of the subscription: 409', async () => {
@@ -91,9 +125,15 @@ describe('PUT /api/v1/subscriptions/{record}/billing', () => {
 			expect(r.status).toBe(409);
 			expect(t.sb.state().subscriptionEvents).toHaveLength(0);
 			// an accepted change moves the newest state change forward
-			expect((await billing(t.http, 2001, { ...valid, event_date: '2025-06-01T12:00:00+00:00' })).status).toBe(200);
-			expect((await billing(t.http, 2001, { ...valid, event_date: '2025-05-01T12:00:00+00:00' })).status).toBe(409);
-			expect((await billing(t.http, 2001, { ...valid, event_date: '2025-06-01T12:00:00+00:00' })).status).toBe(200);
+			expect(
+				(await billing(t.http, 2001, { ...valid, event_date: '2025-06-01T12:00:00+00:00' })).status,
+			).toBe(200);
+			expect(
+				(await billing(t.http, 2001, { ...valid, event_date: '2025-05-01T12:00:00+00:00' })).status,
+			).toBe(409);
+			expect(
+				(await billing(t.http, 2001, { ...valid, event_date: '2025-06-01T12:00:00+00:00' })).status,
+			).toBe(200);
 		});
 
 		test.each([
@@ -127,10 +167,26 @@ describe('PUT /api/v1/subscriptions/{record}/billing', () => {
 			['cost negative', { ...valid, cost: -0.01 }, 'cost'],
 			['cost too large', { ...valid, cost: 1_000_000_000 }, 'cost'],
 			['billing_frequency missing', { price_model: 'lump_sum', cost: 1 }, 'billing_frequency'],
-			['billing_frequency lower-case quarterly', { ...valid, billing_frequency: 'quarterly' }, 'billing_frequency'],
-			['billing_frequency Monthly', { ...valid, billing_frequency: 'Monthly' }, 'billing_frequency'],
-			['per_license without license_count', { price_model: 'per_license', cost: 1, billing_frequency: 'yearly' }, 'license_count'],
-			['per_license with null license_count', { price_model: 'per_license', cost: 1, billing_frequency: 'yearly', license_count: null }, 'license_count'],
+			[
+				'billing_frequency lower-case quarterly',
+				{ ...valid, billing_frequency: 'quarterly' },
+				'billing_frequency',
+			],
+			[
+				'billing_frequency Monthly',
+				{ ...valid, billing_frequency: 'Monthly' },
+				'billing_frequency',
+			],
+			[
+				'per_license without license_count',
+				{ price_model: 'per_license', cost: 1, billing_frequency: 'yearly' },
+				'license_count',
+			],
+			[
+				'per_license with null license_count',
+				{ price_model: 'per_license', cost: 1, billing_frequency: 'yearly', license_count: null },
+				'license_count',
+			],
 			['license_count 0', { ...valid, license_count: 0 }, 'license_count'],
 			['license_count too large', { ...valid, license_count: 100_000_001 }, 'license_count'],
 			['license_count fractional', { ...valid, license_count: 2.5 }, 'license_count'],
@@ -146,9 +202,24 @@ describe('PUT /api/v1/subscriptions/{record}/billing', () => {
 		});
 
 		test('limits are inclusive', async () => {
-			const r = await billing(t.http, 2001, { price_model: 'per_license', cost: 999_999_999.99, billing_frequency: 'monthly', license_count: 100_000_000, description: 'd'.repeat(10_000) });
+			const r = await billing(t.http, 2001, {
+				price_model: 'per_license',
+				cost: 999_999_999.99,
+				billing_frequency: 'monthly',
+				license_count: 100_000_000,
+				description: 'd'.repeat(10_000),
+			});
 			expect(r.status).toBe(200);
-			expect((await billing(t.http, 2001, { price_model: 'per_license', cost: 0, billing_frequency: 'monthly', license_count: 1 })).status).toBe(200);
+			expect(
+				(
+					await billing(t.http, 2001, {
+						price_model: 'per_license',
+						cost: 0,
+						billing_frequency: 'monthly',
+						license_count: 1,
+					})
+				).status,
+			).toBe(200);
 		});
 
 		test('validation comes before the free/final checks', async () => {

@@ -8,13 +8,17 @@ import { startSandbox, type FaultConfig } from '../src';
 const t = useTestSandbox();
 
 /** Sends until success or the retry budget is spent; network errors count as failed attempts. */
-async function withRetries(send: () => Promise<{ status: number; headers: Record<string, unknown> }>, budget: number) {
+async function withRetries(
+	send: () => Promise<{ status: number; headers: Record<string, unknown> }>,
+	budget: number,
+) {
 	const outcomes: (number | string)[] = [];
 	for (let i = 0; i < budget; i++) {
 		try {
 			const r = await send();
 			outcomes.push(r.status);
-			if (r.status < 300) return { ok: true, outcomes, replayed: r.headers['idempotent-replayed'] === 'true' };
+			if (r.status < 300)
+				return { ok: true, outcomes, replayed: r.headers['idempotent-replayed'] === 'true' };
 		} catch (error) {
 			outcomes.push((error as { code?: string }).code ?? 'error');
 		}
@@ -33,7 +37,8 @@ describe('fault injection', () => {
 		t.sb.setFaults({ serverErrorRate: 1, maxFaultsPerKey: 3 });
 		const key = randomUUID();
 		const statuses = [];
-		for (let i = 0; i < 4; i++) statuses.push((await todo(t.http, 1001, { name: 'x' }, { key })).status);
+		for (let i = 0; i < 4; i++)
+			statuses.push((await todo(t.http, 1001, { name: 'x' }, { key })).status);
 		expect(statuses).toEqual([503, 503, 503, 201]);
 		const s = t.sb.state();
 		expect(s.todos).toHaveLength(1);
@@ -73,13 +78,19 @@ describe('fault injection', () => {
 	test('connection reset before the action is applied: nothing stored, the retry applies fresh', async () => {
 		t.sb.setFaults({ resetBeforeApplyRate: 1, maxFaultsPerKey: 1 });
 		const key = randomUUID();
-		await expect(todo(t.http, 1001, { name: 'x' }, { key })).rejects.toMatchObject({ code: expect.stringMatching(/ECONNRESET|ERR_BAD_RESPONSE|ECONNABORTED/) });
+		await expect(todo(t.http, 1001, { name: 'x' }, { key })).rejects.toMatchObject({
+			code: expect.stringMatching(/ECONNRESET|ERR_BAD_RESPONSE|ECONNABORTED/),
+		});
 		expect(t.sb.state().todos).toHaveLength(0);
 		const r = await todo(t.http, 1001, { name: 'x' }, { key });
 		expect(r.status).toBe(201);
 		expect(r.headers['idempotent-replayed']).toBeUndefined();
 		expect(t.sb.state().todos).toHaveLength(1);
-		expect(t.sb.requests()[0]).toMatchObject({ fault: 'resetBeforeApply', delivered: false, status: null });
+		expect(t.sb.requests()[0]).toMatchObject({
+			fault: 'resetBeforeApply',
+			delivered: false,
+			status: null,
+		});
 	});
 
 	test('connection dropped after the action is applied: record exists, the retry replays', async () => {
@@ -91,14 +102,20 @@ describe('fault injection', () => {
 		expect(r.status).toBe(201);
 		expect(r.headers['idempotent-replayed']).toBe('true');
 		expect(t.sb.state().acquisitions).toHaveLength(1);
-		expect(t.sb.requests()[0]).toMatchObject({ fault: 'dropAfterApply', delivered: false, status: 201 });
+		expect(t.sb.requests()[0]).toMatchObject({
+			fault: 'dropAfterApply',
+			delivered: false,
+			status: 201,
+		});
 	});
 
 	test('slow response past a client timeout: applied and stored first, the retry replays', async () => {
 		t.sb.setFaults({ slowResponseRate: 1, slowResponseDelayMs: 2_000, maxFaultsPerKey: 1 });
 		const key = randomUUID();
 		const body = { price_model: 'lump_sum', cost: 42, billing_frequency: 'yearly' };
-		await expect(billing(t.http, 2001, body, { key, timeout: 100 })).rejects.toMatchObject({ code: 'ECONNABORTED' });
+		await expect(billing(t.http, 2001, body, { key, timeout: 100 })).rejects.toMatchObject({
+			code: 'ECONNABORTED',
+		});
 		expect(t.sb.state().billingChanges).toHaveLength(1);
 		const r = await billing(t.http, 2001, body, { key });
 		expect(r.status).toBe(200);
@@ -117,13 +134,16 @@ describe('fault injection', () => {
 		t.sb.setFaults({ holdInFlightRate: 1, holdInFlightMs: 1_000, maxFaultsPerKey: 1 });
 		const key = randomUUID();
 		const body = { price_model: 'lump_sum', cost: 42, billing_frequency: 'yearly' };
-		await expect(billing(t.http, 2001, body, { key, timeout: 100 })).rejects.toMatchObject({ code: 'ECONNABORTED' });
+		await expect(billing(t.http, 2001, body, { key, timeout: 100 })).rejects.toMatchObject({
+			code: 'ECONNABORTED',
+		});
 		// Still held: nothing applied yet, and the same key is answered "still being processed".
 		expect(t.sb.state().billingChanges).toHaveLength(0);
 		const meanwhile = await billing(t.http, 2001, body, { key });
 		expect(meanwhile.status).toBe(409);
 		expect(meanwhile.data).toEqual({
-			message: 'A request with this Idempotency-Key is still being processed; retry later to get its result.',
+			message:
+				'A request with this Idempotency-Key is still being processed; retry later to get its result.',
 		});
 		while (t.sb.state().billingChanges.length === 0) await sleep(20);
 		const after = await billing(t.http, 2001, body, { key });
@@ -148,14 +168,28 @@ describe('fault injection', () => {
 		t.sb.setFaults({ holdInFlightRate: 1, holdInFlightMs: 50, maxFaultsPerKey: 1 });
 		const r = await todo(t.http, 1001, { name: 'x' });
 		expect(r.status).toBe(201);
-		expect(t.sb.requests()[0]).toMatchObject({ status: 201, fault: 'holdInFlight', delivered: true });
+		expect(t.sb.requests()[0]).toMatchObject({
+			status: 201,
+			fault: 'holdInFlight',
+			delivered: true,
+		});
 
 		// A key whose one allowed fault was a 5xx is not held afterwards.
-		t.sb.setFaults({ serverErrorRate: 1, holdInFlightRate: 1, holdInFlightMs: 50, maxFaultsPerKey: 1 });
+		t.sb.setFaults({
+			serverErrorRate: 1,
+			holdInFlightRate: 1,
+			holdInFlightMs: 50,
+			maxFaultsPerKey: 1,
+		});
 		const key = randomUUID();
 		expect((await todo(t.http, 1002, { name: 'y' }, { key })).status).toBe(503);
 		expect((await todo(t.http, 1002, { name: 'y' }, { key })).status).toBe(201);
-		expect(t.sb.requests().slice(1).map((r) => [r.status, r.fault])).toEqual([
+		expect(
+			t.sb
+				.requests()
+				.slice(1)
+				.map((r) => [r.status, r.fault]),
+		).toEqual([
 			[503, 'serverError'],
 			[201, null],
 		]);
@@ -175,7 +209,15 @@ describe('fault injection', () => {
 		t.sb.setFaults({ serverErrorRate: 1, operations: ['updateBilling'], maxFaultsPerKey: 10 });
 		expect((await todo(t.http, 1001, { name: 'x' })).status).toBe(201);
 		expect((await acquisition(t.http, 1001, { event_type_id: 301 })).status).toBe(201);
-		expect((await billing(t.http, 2001, { price_model: 'lump_sum', cost: 1, billing_frequency: 'yearly' })).status).toBe(503);
+		expect(
+			(
+				await billing(t.http, 2001, {
+					price_model: 'lump_sum',
+					cost: 1,
+					billing_frequency: 'yearly',
+				})
+			).status,
+		).toBe(503);
 	});
 
 	test('a client with a retry budget above maxFaultsPerKey always succeeds, exactly once per action', async () => {
@@ -188,28 +230,44 @@ describe('fault injection', () => {
 			slowResponseDelayMs: 1_000,
 			maxFaultsPerKey: 3,
 		});
-		const client = axios.create({ baseURL: t.sb.baseUrl, validateStatus: () => true, timeout: 300 });
+		const client = axios.create({
+			baseURL: t.sb.baseUrl,
+			validateStatus: () => true,
+			timeout: 300,
+		});
 		for (let i = 0; i < 30; i++) {
 			const key = randomUUID();
-			const res = await withRetries(() => todo(client, 1001 + (i % 20), { name: `action ${i}` }, { key }), 4);
+			const res = await withRetries(
+				() => todo(client, 1001 + (i % 20), { name: `action ${i}` }, { key }),
+				4,
+			);
 			expect(res).toMatchObject({ ok: true });
 		}
 		const s = t.sb.state();
 		expect(s.todos).toHaveLength(30);
 		const injected = s.counters.faults;
-		expect(injected.serverError + injected.resetBeforeApply + injected.dropAfterApply + injected.slowResponse).toBeGreaterThan(0);
+		expect(
+			injected.serverError +
+				injected.resetBeforeApply +
+				injected.dropAfterApply +
+				injected.slowResponse,
+		).toBeGreaterThan(0);
 	});
 
 	test('decisions are deterministic for a seed, key and attempt', async () => {
 		const config: FaultConfig = { seed: 7, serverErrorRate: 0.5, maxFaultsPerKey: 100 };
-		const keys = Array.from({ length: 24 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
+		const keys = Array.from(
+			{ length: 24 },
+			(_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+		);
 		const run = async (cfg: FaultConfig) => {
 			const sb = await startSandbox({ log: false, faults: cfg });
 			const http = axios.create({ baseURL: sb.baseUrl, validateStatus: () => true });
 			const statuses: number[] = [];
 			try {
 				for (const key of keys) {
-					for (let attempt = 0; attempt < 2; attempt++) statuses.push((await todo(http, 1001, { name: 'x' }, { key })).status);
+					for (let attempt = 0; attempt < 2; attempt++)
+						statuses.push((await todo(http, 1001, { name: 'x' }, { key })).status);
 				}
 			} finally {
 				await sb.close();
@@ -226,7 +284,10 @@ describe('fault injection', () => {
 	});
 
 	test('faults from the start options', async () => {
-		const sb = await startSandbox({ log: false, faults: { serverErrorRate: 1, maxFaultsPerKey: 1 } });
+		const sb = await startSandbox({
+			log: false,
+			faults: { serverErrorRate: 1, maxFaultsPerKey: 1 },
+		});
 		try {
 			const http = axios.create({ baseURL: sb.baseUrl, validateStatus: () => true });
 			const key = randomUUID();
@@ -239,16 +300,26 @@ describe('fault injection', () => {
 
 	test('an invalid config is refused', () => {
 		expect(() => t.sb.setFaults({ serverErrorRate: 2 })).toThrow(/serverErrorRate/);
-		expect(() => t.sb.setFaults({ operations: ['deleteEverything' as never] })).toThrow(/operations/);
+		expect(() => t.sb.setFaults({ operations: ['deleteEverything' as never] })).toThrow(
+			/operations/,
+		);
 		expect(() => t.sb.setFaults({ bogus: 1 } as never)).toThrow(/unknown fault option/);
 	});
 });
 
 describe('PUT/GET/DELETE /_sandbox/faults (admin token)', () => {
 	test('sets, reads and clears the config', async () => {
-		const put = await t.admin.put('/_sandbox/faults', { serverErrorRate: 1, maxFaultsPerKey: 1, operations: ['createTodo'] });
+		const put = await t.admin.put('/_sandbox/faults', {
+			serverErrorRate: 1,
+			maxFaultsPerKey: 1,
+			operations: ['createTodo'],
+		});
 		expect(put.status).toBe(200);
-		expect(put.data.faults).toEqual({ serverErrorRate: 1, maxFaultsPerKey: 1, operations: ['createTodo'] });
+		expect(put.data.faults).toEqual({
+			serverErrorRate: 1,
+			maxFaultsPerKey: 1,
+			operations: ['createTodo'],
+		});
 		expect((await todo(t.http, 1001, { name: 'x' })).status).toBe(503);
 		const get = await t.admin.get('/_sandbox/faults');
 		expect(get.data.counters.serverError).toBe(1);
@@ -256,14 +327,24 @@ describe('PUT/GET/DELETE /_sandbox/faults (admin token)', () => {
 		expect((await t.admin.delete('/_sandbox/faults')).status).toBe(200);
 		expect((await todo(t.http, 1001, { name: 'x' })).status).toBe(201);
 		expect((await t.admin.put('/_sandbox/faults', { serverErrorRate: 1 })).status).toBe(200);
-		expect((await t.admin.put('/_sandbox/faults', 'null', { headers: { 'Content-Type': 'application/json' } })).data.faults).toBeNull();
+		expect(
+			(
+				await t.admin.put('/_sandbox/faults', 'null', {
+					headers: { 'Content-Type': 'application/json' },
+				})
+			).data.faults,
+		).toBeNull();
 	});
 
 	test('invalid config is 422; wrong or API token is 401', async () => {
 		expect((await t.admin.put('/_sandbox/faults', { latencyMs: -1 })).status).toBe(422);
 		const noAuth = await t.http.put('/_sandbox/faults', { serverErrorRate: 1 });
 		expect(noAuth.status).toBe(401);
-		const apiToken = await t.http.put('/_sandbox/faults', { serverErrorRate: 1 }, { headers: { Authorization: `Bearer ${TOKENS.fullAccess}` } });
+		const apiToken = await t.http.put(
+			'/_sandbox/faults',
+			{ serverErrorRate: 1 },
+			{ headers: { Authorization: `Bearer ${TOKENS.fullAccess}` } },
+		);
 		expect(apiToken.status).toBe(401);
 		expect(t.sb.state().faults).toBeNull();
 	});

@@ -5,7 +5,6 @@ import axios, { type AxiosInstance, type AxiosResponse } from 'axios';
 import { TOKENS } from '../../test/fixtures';
 import { startSandbox, type SandboxHandle, type SandboxOptions } from '../src';
 
-
 export interface TestSandbox {
 	sb: SandboxHandle;
 	http: AxiosInstance;
@@ -69,12 +68,24 @@ export function call(
 	});
 }
 
-export const todo = (http: AxiosInstance, asset: number | string, body: unknown, opts?: CallOptions) =>
-	call(http, 'POST', `/api/v1/assets/${asset}/todos`, body, opts);
-export const billing = (http: AxiosInstance, sub: number | string, body: unknown, opts?: CallOptions) =>
-	call(http, 'PUT', `/api/v1/subscriptions/${sub}/billing`, body, opts);
-export const acquisition = (http: AxiosInstance, asset: number | string, body: unknown, opts?: CallOptions) =>
-	call(http, 'POST', `/api/v1/assets/${asset}/acquisitions`, body, opts);
+export const todo = (
+	http: AxiosInstance,
+	asset: number | string,
+	body: unknown,
+	opts?: CallOptions,
+) => call(http, 'POST', `/api/v1/assets/${asset}/todos`, body, opts);
+export const billing = (
+	http: AxiosInstance,
+	sub: number | string,
+	body: unknown,
+	opts?: CallOptions,
+) => call(http, 'PUT', `/api/v1/subscriptions/${sub}/billing`, body, opts);
+export const acquisition = (
+	http: AxiosInstance,
+	asset: number | string,
+	body: unknown,
+	opts?: CallOptions,
+) => call(http, 'POST', `/api/v1/assets/${asset}/acquisitions`, body, opts);
 
 /** YYYY-MM-DDThh:mm:ss±hh:mm for a Date, in the given offset (minutes east of UTC). */
 export function eventDate(d: Date, offsetMinutes = 0): string {

@@ -11,13 +11,16 @@ describe('Idempotency-Key header', () => {
 		expect(t.sb.state().todos).toHaveLength(0);
 	});
 
-	test.each(['abc', '12345', 'not-a-uuid-at-all-000000000000000000', '3f1c6a9e2b7d4c1e9a550d6f1b2c3e4f', '{3f1c6a9e-2b7d-4c1e-9a55-0d6f1b2c3e4f}'])(
-		'not a UUID (%s): 422',
-		async (key) => {
-			expect((await todo(t.http, 1001, { name: 'x' }, { key })).status).toBe(422);
-			expect(t.sb.state().todos).toHaveLength(0);
-		},
-	);
+	test.each([
+		'abc',
+		'12345',
+		'not-a-uuid-at-all-000000000000000000',
+		'3f1c6a9e2b7d4c1e9a550d6f1b2c3e4f',
+		'{3f1c6a9e-2b7d-4c1e-9a55-0d6f1b2c3e4f}',
+	])('not a UUID (%s): 422', async (key) => {
+		expect((await todo(t.http, 1001, { name: 'x' }, { key })).status).toBe(422);
+		expect(t.sb.state().todos).toHaveLength(0);
+	});
 });
 
 describe('replay', () => {
@@ -41,7 +44,13 @@ describe('replay', () => {
 	test('for every operation', async () => {
 		const cases = [
 			() => todo(t.http, 1001, { name: 'x' }, { key: k1 }),
-			() => billing(t.http, 2001, { price_model: 'lump_sum', cost: 5, billing_frequency: 'monthly' }, { key: k2 }),
+			() =>
+				billing(
+					t.http,
+					2001,
+					{ price_model: 'lump_sum', cost: 5, billing_frequency: 'monthly' },
+					{ key: k2 },
+				),
 			() => acquisition(t.http, 1001, { event_type_id: 301 }, { key: k3 }),
 		];
 		const [k1, k2, k3] = [randomUUID(), randomUUID(), randomUUID()];
@@ -70,8 +79,16 @@ describe('replay', () => {
 	test('key order and whitespace of the JSON body do not matter (canonical JSON)', async () => {
 		const key = randomUUID();
 		const headers = { 'Content-Type': 'application/json' };
-		const a = await todo(t.http, 1001, '{"name":"x","assigned_to":102}', { key, headers, raw: true });
-		const b = await todo(t.http, 1001, '{ "assigned_to": 102,\n  "name": "x" }', { key, headers, raw: true });
+		const a = await todo(t.http, 1001, '{"name":"x","assigned_to":102}', {
+			key,
+			headers,
+			raw: true,
+		});
+		const b = await todo(t.http, 1001, '{ "assigned_to": 102,\n  "name": "x" }', {
+			key,
+			headers,
+			raw: true,
+		});
 		expect(a.status).toBe(201);
 		expect(b.headers['idempotent-replayed']).toBe('true');
 		expect(t.sb.state().todos).toHaveLength(1);
@@ -87,9 +104,17 @@ describe('replay', () => {
 	test('another token of the same organization replays; authentication and permission still apply', async () => {
 		const key = randomUUID();
 		await todo(t.http, 1001, { name: 'x' }, { key });
-		expect((await todo(t.http, 1001, { name: 'x' }, { key, token: TOKENS.todosOnly })).headers['idempotent-replayed']).toBe('true');
-		expect((await todo(t.http, 1001, { name: 'x' }, { key, token: TOKENS.noTodos })).status).toBe(403);
-		expect((await todo(t.http, 1001, { name: 'x' }, { key, token: TOKENS.revoked })).status).toBe(401);
+		expect(
+			(await todo(t.http, 1001, { name: 'x' }, { key, token: TOKENS.todosOnly })).headers[
+				'idempotent-replayed'
+			],
+		).toBe('true');
+		expect((await todo(t.http, 1001, { name: 'x' }, { key, token: TOKENS.noTodos })).status).toBe(
+			403,
+		);
+		expect((await todo(t.http, 1001, { name: 'x' }, { key, token: TOKENS.revoked })).status).toBe(
+			401,
+		);
 	});
 
 	test('keys are scoped per organization', async () => {
@@ -130,7 +155,16 @@ describe('reuse with a different request: 409', () => {
 	test('different method and path (another operation)', async () => {
 		const key = randomUUID();
 		await todo(t.http, 1001, { name: 'x' }, { key });
-		expect((await billing(t.http, 2001, { price_model: 'lump_sum', cost: 5, billing_frequency: 'monthly' }, { key })).status).toBe(409);
+		expect(
+			(
+				await billing(
+					t.http,
+					2001,
+					{ price_model: 'lump_sum', cost: 5, billing_frequency: 'monthly' },
+					{ key },
+				)
+			).status,
+		).toBe(409);
 		expect((await acquisition(t.http, 1001, { event_type_id: 301 }, { key })).status).toBe(409);
 		expect(t.sb.state().counters.applied).toBe(1);
 	});
@@ -154,7 +188,16 @@ describe('rejected requests store nothing, so a corrected request can reuse the 
 		['403', () => todo(t.http, 1001, { name: 'x' }, { key: K, token: TOKENS.noTodos }), 403],
 		['404 other organization', () => todo(t.http, 1901, { name: 'x' }, { key: K }), 404],
 		['422 validation', () => todo(t.http, 1001, { name: '' }, { key: K }), 422],
-		['422 content type', () => todo(t.http, 1001, '{"name":"x"}', { key: K, raw: true, headers: { 'Content-Type': 'text/plain' } }), 422],
+		[
+			'422 content type',
+			() =>
+				todo(t.http, 1001, '{"name":"x"}', {
+					key: K,
+					raw: true,
+					headers: { 'Content-Type': 'text/plain' },
+				}),
+			422,
+		],
 	])('%s', async (_label, bad, status) => {
 		expect((await bad()).status).toBe(status);
 		const r = await todo(t.http, 1001, { name: 'x' }, { key: K });
@@ -174,7 +217,16 @@ describe('rejected requests store nothing, so a corrected request can reuse the 
 		expect((await billing(t.http, 2001, body, { key })).status).toBe(200);
 
 		const k2 = randomUUID();
-		expect((await acquisition(t.http, 1001, { event_type_id: 301, event_date: '2020-01-01T00:00:00+00:00' }, { key: k2 })).status).toBe(409);
+		expect(
+			(
+				await acquisition(
+					t.http,
+					1001,
+					{ event_type_id: 301, event_date: '2020-01-01T00:00:00+00:00' },
+					{ key: k2 },
+				)
+			).status,
+		).toBe(409);
 		expect((await acquisition(t.http, 1001, { event_type_id: 301 }, { key: k2 })).status).toBe(201);
 	});
 });
@@ -186,8 +238,12 @@ describe('concurrency', () => {
 		const responses = await Promise.all(
 			Array.from({ length: 50 }, () => acquisition(t.http, 1101, { event_type_id: 301 }, { key })),
 		);
-		const fresh = responses.filter((r) => r.status === 201 && r.headers['idempotent-replayed'] === undefined);
-		const replays = responses.filter((r) => r.status === 201 && r.headers['idempotent-replayed'] === 'true');
+		const fresh = responses.filter(
+			(r) => r.status === 201 && r.headers['idempotent-replayed'] === undefined,
+		);
+		const replays = responses.filter(
+			(r) => r.status === 201 && r.headers['idempotent-replayed'] === 'true',
+		);
 		const inFlight = responses.filter((r) => r.status === 409);
 		expect(fresh).toHaveLength(1);
 		expect(inFlight.length).toBeGreaterThan(0);
@@ -207,7 +263,9 @@ describe('concurrency', () => {
 	test('50 parallel requests with one key but different bodies apply once', async () => {
 		t.sb.setFaults({ processingDelayMs: 100 });
 		const key = randomUUID();
-		const responses = await Promise.all(Array.from({ length: 50 }, (_, i) => todo(t.http, 1001, { name: `t${i}` }, { key })));
+		const responses = await Promise.all(
+			Array.from({ length: 50 }, (_, i) => todo(t.http, 1001, { name: `t${i}` }, { key })),
+		);
 		expect(responses.filter((r) => r.status === 201)).toHaveLength(1);
 		expect(responses.every((r) => r.status === 201 || r.status === 409)).toBe(true);
 		expect(t.sb.state().todos).toHaveLength(1);
@@ -215,14 +273,20 @@ describe('concurrency', () => {
 
 	test('50 parallel requests with one key, without a processing delay, still apply once', async () => {
 		const key = randomUUID();
-		const responses = await Promise.all(Array.from({ length: 50 }, () => todo(t.http, 1001, { name: 'x' }, { key })));
-		expect(responses.filter((r) => r.status === 201 && !r.headers['idempotent-replayed'])).toHaveLength(1);
+		const responses = await Promise.all(
+			Array.from({ length: 50 }, () => todo(t.http, 1001, { name: 'x' }, { key })),
+		);
+		expect(
+			responses.filter((r) => r.status === 201 && !r.headers['idempotent-replayed']),
+		).toHaveLength(1);
 		expect(t.sb.state().todos).toHaveLength(1);
 	});
 
 	test('50 parallel requests with distinct keys apply 50 times', async () => {
 		t.sb.setFaults({ processingDelayMs: 20 });
-		const responses = await Promise.all(Array.from({ length: 50 }, () => acquisition(t.http, 1002, { event_type_id: 301 })));
+		const responses = await Promise.all(
+			Array.from({ length: 50 }, () => acquisition(t.http, 1002, { event_type_id: 301 })),
+		);
 		expect(responses.every((r) => r.status === 201)).toBe(true);
 		expect(t.sb.state().acquisitions).toHaveLength(50);
 	});

@@ -14,7 +14,13 @@ const t = useTestSandbox();
 describe('GET /_sandbox/state', () => {
 	test('admin token only, marked as not part of the API, same as handle.state()', async () => {
 		expect((await t.http.get('/_sandbox/state')).status).toBe(401);
-		expect((await t.http.get('/_sandbox/state', { headers: { Authorization: `Bearer ${TOKENS.fullAccess}` } })).status).toBe(401);
+		expect(
+			(
+				await t.http.get('/_sandbox/state', {
+					headers: { Authorization: `Bearer ${TOKENS.fullAccess}` },
+				})
+			).status,
+		).toBe(401);
 		await todo(t.http, 1001, { name: 'x' });
 		const r = await t.admin.get('/_sandbox/state');
 		expect(r.status).toBe(200);
@@ -24,9 +30,15 @@ describe('GET /_sandbox/state', () => {
 
 	test('lists seeded records, records created and events, with counters', async () => {
 		const s0 = t.sb.state();
-		expect(s0.assets.filter((a) => a.organization_id === 1 && a.status === 'available')).toHaveLength(20);
-		expect(s0.assets.filter((a) => a.status === 'decommissioned').map((a) => a.id)).toEqual([1101, 1102, 1103, 1902]);
-		expect(s0.subscriptions.map((s) => s.id)).toEqual([2001, 2002, 2003, 2004, 2005, 2101, 2201, 2901]);
+		expect(
+			s0.assets.filter((a) => a.organization_id === 1 && a.status === 'available'),
+		).toHaveLength(20);
+		expect(s0.assets.filter((a) => a.status === 'decommissioned').map((a) => a.id)).toEqual([
+			1101, 1102, 1103, 1902,
+		]);
+		expect(s0.subscriptions.map((s) => s.id)).toEqual([
+			2001, 2002, 2003, 2004, 2005, 2101, 2201, 2901,
+		]);
 		expect(s0.subscriptions.find((s) => s.id === 2101)).toMatchObject({ free: true });
 		expect(s0.subscriptions.find((s) => s.id === 2201)).toMatchObject({ final: true });
 
@@ -37,7 +49,13 @@ describe('GET /_sandbox/state', () => {
 		await acquisition(t.http, 1101, { event_type_id: 301 });
 		await todo(t.http, 1001, { name: '' });
 		const s = t.sb.state();
-		expect([s.todos.length, s.billingChanges.length, s.acquisitions.length, s.assetEvents.length, s.subscriptionEvents.length]).toEqual([1, 1, 1, 2, 1]);
+		expect([
+			s.todos.length,
+			s.billingChanges.length,
+			s.acquisitions.length,
+			s.assetEvents.length,
+			s.subscriptionEvents.length,
+		]).toEqual([1, 1, 1, 2, 1]);
 		expect(s.counters).toMatchObject({
 			requestsTotal: 5,
 			applied: 3,
@@ -62,7 +80,11 @@ describe('GET /_sandbox/requests', () => {
 	test('method, path, headers without Authorization, body, status, key', async () => {
 		const key = randomUUID();
 		await todo(t.http, 1001, { name: 'logged' }, { key });
-		await todo(t.http, 1001, '{"name":', { key: null, raw: true, headers: { 'Content-Type': 'application/json' } });
+		await todo(t.http, 1001, '{"name":', {
+			key: null,
+			raw: true,
+			headers: { 'Content-Type': 'application/json' },
+		});
 		const r = await t.admin.get('/_sandbox/requests');
 		expect(r.status).toBe(200);
 		expect(r.data.notice).toMatch(/NOT part/);
@@ -132,7 +154,15 @@ describe('request log', () => {
 			await todo(http, 1001, { name: 'x' }, { key });
 			await todo(http, 1001, { name: 'x' }, { key });
 			expect(entries).toHaveLength(2);
-			expect(entries[0]).toMatchObject({ method: 'POST', path: '/api/v1/assets/1001/todos', status: 201, key, replayed: false, fault: null, operation: 'createTodo' });
+			expect(entries[0]).toMatchObject({
+				method: 'POST',
+				path: '/api/v1/assets/1001/todos',
+				status: 201,
+				key,
+				replayed: false,
+				fault: null,
+				operation: 'createTodo',
+			});
 			expect(entries[1].replayed).toBe(true);
 			expect(typeof entries[0].durationMs).toBe('number');
 			expect(JSON.stringify(entries)).not.toContain('inv_demo');
@@ -166,7 +196,9 @@ describe('request log', () => {
 		const spy = jest.spyOn(process.stdout, 'write');
 		const sb = await startSandbox({ log: false });
 		try {
-			await todo(axios.create({ baseURL: sb.baseUrl, validateStatus: () => true }), 1001, { name: 'x' });
+			await todo(axios.create({ baseURL: sb.baseUrl, validateStatus: () => true }), 1001, {
+				name: 'x',
+			});
 		} finally {
 			await sb.close();
 		}
@@ -182,8 +214,14 @@ describe('options', () => {
 			expect(sb.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
 			expect(sb.adminToken).toBe('secret-admin');
 			const http = axios.create({ baseURL: sb.baseUrl, validateStatus: () => true });
-			expect((await http.get('/_sandbox/state', { headers: { Authorization: 'Bearer sandbox-admin' } })).status).toBe(401);
-			expect((await http.get('/_sandbox/state', { headers: { Authorization: 'Bearer secret-admin' } })).status).toBe(200);
+			expect(
+				(await http.get('/_sandbox/state', { headers: { Authorization: 'Bearer sandbox-admin' } }))
+					.status,
+			).toBe(401);
+			expect(
+				(await http.get('/_sandbox/state', { headers: { Authorization: 'Bearer secret-admin' } }))
+					.status,
+			).toBe(200);
 		} finally {
 			await sb.close();
 		}
@@ -191,7 +229,13 @@ describe('options', () => {
 
 	test('a replacement seed file', async () => {
 		const seed = JSON.parse(readFileSync(DEFAULT_SEED_FILE, 'utf8')) as SeedData;
-		seed.tokens.push({ token: 'my_token', organization_id: 2, user_id: 201, kind: 'customer_api', permissions: ['assets:todos'] });
+		seed.tokens.push({
+			token: 'my_token',
+			organization_id: 2,
+			user_id: 201,
+			kind: 'customer_api',
+			permissions: ['assets:todos'],
+		});
 		const dir = mkdtempSync(join(tmpdir(), 'sandbox-seed-'));
 		const file = join(dir, 'seed.json');
 		writeFileSync(file, JSON.stringify(seed));
@@ -208,13 +252,20 @@ describe('options', () => {
 
 	test('a seed object, and the now option', async () => {
 		const seed = JSON.parse(readFileSync(DEFAULT_SEED_FILE, 'utf8')) as SeedData;
-		const sb = await startSandbox({ log: false, seed, now: () => new Date('2025-01-01T00:00:00Z') });
+		const sb = await startSandbox({
+			log: false,
+			seed,
+			now: () => new Date('2025-01-01T00:00:00Z'),
+		});
 		try {
 			const http = axios.create({ baseURL: sb.baseUrl, validateStatus: () => true });
 			const r = await todo(http, 1001, { name: 'x' });
 			expect(r.data.data.todo.created_at).toBe('2025-01-01T00:00:00.000000Z');
 			// 2025-06-01 is in the future for this clock
-			const a = await acquisition(http, 1001, { event_type_id: 301, event_date: '2025-06-01T00:00:00+00:00' });
+			const a = await acquisition(http, 1001, {
+				event_type_id: 301,
+				event_date: '2025-06-01T00:00:00+00:00',
+			});
 			expect(a.status).toBe(422);
 			// the expired token expired exactly then: still 401 (expiry not in the future)
 			expect((await todo(http, 1001, { name: 'x' }, { token: TOKENS.expired })).status).toBe(401);
@@ -224,15 +275,22 @@ describe('options', () => {
 	});
 
 	test('an invalid seed is refused with a readable error', async () => {
-		await expect(startSandbox({ log: false, seed: { organizations: [], tokens: [] } })).rejects.toThrow(/organizations/);
+		await expect(
+			startSandbox({ log: false, seed: { organizations: [], tokens: [] } }),
+		).rejects.toThrow(/organizations/);
 		const bad = JSON.parse(readFileSync(DEFAULT_SEED_FILE, 'utf8')) as SeedData;
 		bad.organizations[0].users.push({ id: 501, name: 'clash with a person' });
 		await expect(startSandbox({ log: false, seed: bad })).rejects.toThrow(/duplicate/);
-		await expect(startSandbox({ log: false, seedFile: '/nonexistent/seed.json' })).rejects.toThrow(/Cannot read seed file/);
+		await expect(startSandbox({ log: false, seedFile: '/nonexistent/seed.json' })).rejects.toThrow(
+			/Cannot read seed file/,
+		);
 	});
 
 	test('close() is idempotent and ends open connections', async () => {
-		const sb = await startSandbox({ log: false, faults: { slowResponseRate: 1, slowResponseDelayMs: 60_000 } });
+		const sb = await startSandbox({
+			log: false,
+			faults: { slowResponseRate: 1, slowResponseDelayMs: 60_000 },
+		});
 		const http = axios.create({ baseURL: sb.baseUrl, validateStatus: () => true });
 		const pending = todo(http, 1001, { name: 'x' }).catch((e: Error) => e);
 		await sleep(50);

@@ -5,7 +5,12 @@ const t = useTestSandbox();
 
 describe('POST /api/v1/assets/{record}/todos', () => {
 	test('201 with the asset result envelope and the to-do', async () => {
-		const r = await todo(t.http, 1001, { name: 'Tag and label', due_date: '2026-12-31', assigned_to: 102, notes: 'Use the blue labels' });
+		const r = await todo(t.http, 1001, {
+			name: 'Tag and label',
+			due_date: '2026-12-31',
+			assigned_to: 102,
+			notes: 'Use the blue labels',
+		});
 		expect(r.status).toBe(201);
 		expect(Object.keys(r.data)).toEqual(['data']);
 		const d = r.data.data;
@@ -18,7 +23,17 @@ describe('POST /api/v1/assets/{record}/todos', () => {
 		expect(d.state).toEqual(AVAILABLE_ASSET_STATE);
 		const td = d.todo;
 		expect(Object.keys(td).sort()).toEqual(
-			['assigned_to', 'created_at', 'created_by', 'due_date', 'id', 'is_complete', 'name', 'notes', 'updated_at'].sort(),
+			[
+				'assigned_to',
+				'created_at',
+				'created_by',
+				'due_date',
+				'id',
+				'is_complete',
+				'name',
+				'notes',
+				'updated_at',
+			].sort(),
 		);
 		expect(td).toMatchObject({
 			name: 'Tag and label',
@@ -31,22 +46,38 @@ describe('POST /api/v1/assets/{record}/todos', () => {
 		expect(Number.isInteger(td.id)).toBe(true);
 		expect(td.created_at).toMatch(TIMESTAMP_RE);
 		expect(td.updated_at).toBe(td.created_at);
-		expect(t.sb.state().todos).toEqual([expect.objectContaining({ id: td.id, asset_id: 1001, organization_id: 1 })]);
+		expect(t.sb.state().todos).toEqual([
+			expect.objectContaining({ id: td.id, asset_id: 1001, organization_id: 1 }),
+		]);
 	});
 
 	test('minimal to-do: optional fields default to null / false', async () => {
 		const r = await todo(t.http, 1002, { name: 'x' });
 		expect(r.status).toBe(201);
-		expect(r.data.data.todo).toMatchObject({ notes: null, due_date: null, assigned_to: null, is_complete: false });
+		expect(r.data.data.todo).toMatchObject({
+			notes: null,
+			due_date: null,
+			assigned_to: null,
+			is_complete: false,
+		});
 	});
 
 	test('is_complete true creates a complete to-do; false an open one', async () => {
-		expect((await todo(t.http, 1001, { name: 'done', is_complete: true })).data.data.todo.is_complete).toBe(true);
-		expect((await todo(t.http, 1001, { name: 'open', is_complete: false })).data.data.todo.is_complete).toBe(false);
+		expect(
+			(await todo(t.http, 1001, { name: 'done', is_complete: true })).data.data.todo.is_complete,
+		).toBe(true);
+		expect(
+			(await todo(t.http, 1001, { name: 'open', is_complete: false })).data.data.todo.is_complete,
+		).toBe(false);
 	});
 
 	test('explicit nulls are accepted for nullable fields', async () => {
-		const r = await todo(t.http, 1001, { name: 'x', notes: null, due_date: null, assigned_to: null });
+		const r = await todo(t.http, 1001, {
+			name: 'x',
+			notes: null,
+			due_date: null,
+			assigned_to: null,
+		});
 		expect(r.status).toBe(201);
 	});
 
@@ -57,7 +88,8 @@ describe('POST /api/v1/assets/{record}/todos', () => {
 
 	test('to-dos repeat on the same asset and get new IDs', async () => {
 		const ids = [];
-		for (let i = 0; i < 5; i++) ids.push((await todo(t.http, 1003, { name: `t${i}` })).data.data.todo.id);
+		for (let i = 0; i < 5; i++)
+			ids.push((await todo(t.http, 1003, { name: `t${i}` })).data.data.todo.id);
 		expect(new Set(ids).size).toBe(5);
 		expect(t.sb.state().todos).toHaveLength(5);
 	});
@@ -95,7 +127,11 @@ describe('POST /api/v1/assets/{record}/todos', () => {
 			['due_date with time', { name: 'x', due_date: '2026-02-01T00:00:00+00:00' }, 'due_date'],
 			['assigned_to an inventory person', { name: 'x', assigned_to: 501 }, 'assigned_to'],
 			['assigned_to another person', { name: 'x', assigned_to: 502 }, 'assigned_to'],
-			['assigned_to a user of another organization', { name: 'x', assigned_to: 201 }, 'assigned_to'],
+			[
+				'assigned_to a user of another organization',
+				{ name: 'x', assigned_to: 201 },
+				'assigned_to',
+			],
 			['assigned_to unknown', { name: 'x', assigned_to: 99999 }, 'assigned_to'],
 			['assigned_to a string', { name: 'x', assigned_to: '102' }, 'assigned_to'],
 			['assigned_to fractional', { name: 'x', assigned_to: 102.5 }, 'assigned_to'],

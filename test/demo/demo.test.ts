@@ -3,7 +3,13 @@ import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 
 import { startSandbox, type SandboxHandle } from '../../sandbox/src';
-import { inProcessWorkflow, loadExampleWorkflow, purchasesOf, runDemo, type DemoResult } from '../../scripts/demo';
+import {
+	inProcessWorkflow,
+	loadExampleWorkflow,
+	purchasesOf,
+	runDemo,
+	type DemoResult,
+} from '../../scripts/demo';
 import { INVENTORY_TYPE, inventoryNodeType, ITEMS_TYPE } from '../../tools/n8n/engine';
 
 const root = join(__dirname, '..', '..');
@@ -12,12 +18,15 @@ describe('example workflow (examples/procurement-intake.workflow.json)', () => {
 	const example = loadExampleWorkflow();
 
 	test('is an n8n workflow with fixed node ids, n8n nodes and our node at version 1', () => {
-		expect(Object.keys(JSON.parse(readFileSync(join(root, 'examples/procurement-intake.workflow.json'), 'utf8')))).toEqual(
-			expect.arrayContaining(['name', 'nodes', 'connections', 'settings']),
-		);
+		expect(
+			Object.keys(
+				JSON.parse(readFileSync(join(root, 'examples/procurement-intake.workflow.json'), 'utf8')),
+			),
+		).toEqual(expect.arrayContaining(['name', 'nodes', 'connections', 'settings']));
 		const ids = example.nodes.map((node) => node.id);
 		expect(new Set(ids).size).toBe(ids.length);
-		for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+		for (const id of ids)
+			expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
 		expect(example.nodes.map((node) => [node.name, node.type, node.typeVersion])).toEqual([
 			['When clicking ‘Execute workflow’', 'n8n-nodes-base.manualTrigger', 1],
 			['Incoming purchases', 'n8n-nodes-base.code', 2],
@@ -26,7 +35,9 @@ describe('example workflow (examples/procurement-intake.workflow.json)', () => {
 			['Update billing', INVENTORY_TYPE, 1],
 		]);
 		for (const node of example.nodes.filter((n) => n.type === INVENTORY_TYPE)) {
-			expect(node.credentials).toEqual({ inventoryApi: { id: 'inventory-sandbox', name: 'Inventory sandbox' } });
+			expect(node.credentials).toEqual({
+				inventoryApi: { id: 'inventory-sandbox', name: 'Inventory sandbox' },
+			});
 			// every parameter is one the node declares (a typo would be silently dropped by n8n)
 			const declared = new Set(inventoryNodeType.description.properties.map((p) => p.name));
 			for (const name of Object.keys(node.parameters)) expect(declared).toContain(name);
@@ -35,7 +46,9 @@ describe('example workflow (examples/procurement-intake.workflow.json)', () => {
 	});
 
 	test('the Code node returns the five purchases the demo runs', () => {
-		const code = String(example.nodes.find((n) => n.name === 'Incoming purchases')?.parameters.jsCode);
+		const code = String(
+			example.nodes.find((n) => n.name === 'Incoming purchases')?.parameters.jsCode,
+		);
 		const purchases = purchasesOf(example);
 		// the Code node's own JavaScript yields exactly these items
 		const items = runInNewContext(`(function () {\n${code}\n})()`) as Array<{ json: unknown }>;
@@ -59,7 +72,11 @@ describe('example workflow (examples/procurement-intake.workflow.json)', () => {
 		for (const node of example.nodes.filter((n) => n.type === INVENTORY_TYPE)) {
 			expect(definition.nodes.find((n) => n.name === node.name)).toBe(node);
 		}
-		expect(Object.keys(definition.connections)).toEqual(['Incoming purchases', 'Record acquisition', 'Create to-do']);
+		expect(Object.keys(definition.connections)).toEqual([
+			'Incoming purchases',
+			'Record acquisition',
+			'Create to-do',
+		]);
 	});
 });
 
@@ -103,31 +120,52 @@ describe('npm run demo (runDemo)', () => {
 	test('the sandbox holds exactly what the purchases asked for', () => {
 		const { state, purchases } = result;
 		expect(state.acquisitions).toHaveLength(5);
-		const byAsset = <T extends { asset_id: number }>(records: T[]) => [...records].sort((a, b) => a.asset_id - b.asset_id);
-		expect(byAsset(state.acquisitions).map((a) => [a.asset_id, a.event_type_id, a.acquired_from, a.price])).toEqual(
-			purchases.map((p) => [p.assetId, p.eventTypeId, p.vendor, p.price.toFixed(2)]),
-		);
+		const byAsset = <T extends { asset_id: number }>(records: T[]) =>
+			[...records].sort((a, b) => a.asset_id - b.asset_id);
+		expect(
+			byAsset(state.acquisitions).map((a) => [
+				a.asset_id,
+				a.event_type_id,
+				a.acquired_from,
+				a.price,
+			]),
+		).toEqual(purchases.map((p) => [p.assetId, p.eventTypeId, p.vendor, p.price.toFixed(2)]));
 		// the purchase date is sent as midnight in the workflow's time zone, with its offset
 		const sent = result.first.requests
 			.filter((r) => r.operation === 'recordAcquisition')
-			.map((r) => [Number(/\/assets\/(\d+)\//.exec(r.path)?.[1]), (r.body as { event_date: string }).event_date])
+			.map((r) => [
+				Number(/\/assets\/(\d+)\//.exec(r.path)?.[1]),
+				(r.body as { event_date: string }).event_date,
+			])
 			.sort(([a], [b]) => Number(a) - Number(b));
 		sent.forEach(([assetId, eventDate], index) => {
 			const purchase = purchases.find((p) => p.assetId === assetId)!;
 			expect(eventDate).toMatch(new RegExp(`^${purchase.purchaseDate}T00:00:00[+-]\\d\\d:\\d\\d$`));
-			expect(Date.parse(byAsset(state.acquisitions)[index].event_date)).toBe(Date.parse(String(eventDate)));
+			expect(Date.parse(byAsset(state.acquisitions)[index].event_date)).toBe(
+				Date.parse(String(eventDate)),
+			);
 		});
-		expect(byAsset(state.todos).map((t) => [t.asset_id, t.name, t.assigned_to, t.is_complete])).toEqual(
-			purchases.map((p) => [p.assetId, 'Tag and label', 103, false]),
-		);
+		expect(
+			byAsset(state.todos).map((t) => [t.asset_id, t.name, t.assigned_to, t.is_complete]),
+		).toEqual(purchases.map((p) => [p.assetId, 'Tag and label', 103, false]));
 		expect(byAsset(state.todos)[0].notes).toBe(
 			`Put an asset tag and a label on it. Purchase ${purchases[0].submissionId} from ${purchases[0].vendor}.`,
 		);
 		expect(state.billingChanges).toHaveLength(1);
 		expect(state.billingChanges[0]).toMatchObject({
 			subscription_id: 2002,
-			before: { price_model: 'per_license', cost: '10.00', billing_frequency: 'monthly', license_count: 25 },
-			after: { price_model: 'per_license', cost: '10.00', billing_frequency: 'monthly', license_count: 30 },
+			before: {
+				price_model: 'per_license',
+				cost: '10.00',
+				billing_frequency: 'monthly',
+				license_count: 25,
+			},
+			after: {
+				price_model: 'per_license',
+				cost: '10.00',
+				billing_frequency: 'monthly',
+				license_count: 30,
+			},
 		});
 	});
 
@@ -145,7 +183,9 @@ describe('npm run demo (runDemo)', () => {
 		expect(second.billing).toEqual(first.billing);
 		expect(state.counters.applied).toBe(11);
 		expect(state.counters.replays).toBe(11);
-		expect([state.acquisitions.length, state.todos.length, state.billingChanges.length]).toEqual([5, 5, 1]);
+		expect([state.acquisitions.length, state.todos.length, state.billingChanges.length]).toEqual([
+			5, 5, 1,
+		]);
 	});
 
 	test('a second demo run against the same sandbox (new execution) is not mistaken for a replay', async () => {

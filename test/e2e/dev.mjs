@@ -21,9 +21,24 @@ import path from 'node:path';
 
 import { ensureHost } from './lib/host.mjs';
 import { N8nInstance, OWNER } from './lib/n8n.mjs';
-import { buildAndPackPackage, buildPackage, installIntoNodesFolder, linkIntoNodesFolder } from './lib/pkg.mjs';
+import {
+	buildAndPackPackage,
+	buildPackage,
+	installIntoNodesFolder,
+	linkIntoNodesFolder,
+} from './lib/pkg.mjs';
 import { API_TOKEN, ADMIN_TOKEN, startSandbox } from './lib/sandbox.mjs';
-import { REPO_DIR, Steps, WORK_DIR, installCleanupHandlers, log, pickPort, sleep, spawnService, waitFor } from './lib/util.mjs';
+import {
+	REPO_DIR,
+	Steps,
+	WORK_DIR,
+	installCleanupHandlers,
+	log,
+	pickPort,
+	sleep,
+	spawnService,
+	waitFor,
+} from './lib/util.mjs';
 import * as W from './lib/workflows.mjs';
 
 installCleanupHandlers();
@@ -45,37 +60,62 @@ const sandbox = await steps.run('sandbox: build and start', async () => {
 
 const n8n = new N8nInstance({
 	name: 'dev',
-	userFolder: process.env.E2E_DEV_FOLDER ?? (watch ? path.join(NODE_CLI_HOME, 'n8n-nodes-inventory') : path.join(WORK_DIR, 'dev')),
+	userFolder:
+		process.env.E2E_DEV_FOLDER ??
+		(watch ? path.join(NODE_CLI_HOME, 'n8n-nodes-inventory') : path.join(WORK_DIR, 'dev')),
 });
 n8n.port = await pickPort(Number(process.env.N8N_PORT ?? 5678));
 
 if (watch) {
-	await steps.run('n8n-node dev --external-n8n (tsc --watch); the checkout linked into .n8n/nodes', async () => {
-		// n8n-node dev links the checkout into <its folder>/.n8n/custom, where n8n 2.40 globs every
-		// *.node.js below it (node_modules included) and names the node CUSTOM.inventory: its link goes
-		// to a folder n8n does not read, and n8n gets the checkout as the community package it is
-		// (.n8n/nodes/node_modules/n8n-nodes-inventory), so the node keeps its real type.
-		const cliFolder = path.join(NODE_CLI_HOME, 'n8n-nodes-inventory-link');
-		const logFile = path.join(n8n.logDir, 'n8n-node-dev.log');
-		const earlierRuns = fs.existsSync(logFile) ? fs.statSync(logFile).size : 0;
-		const cli = spawnService('n8n-node dev', path.join(REPO_DIR, 'node_modules', '.bin', 'n8n-node'), ['dev', '--external-n8n', '--custom-user-folder', cliFolder], {
-			env: process.env,
-			cwd: REPO_DIR,
-			logFile,
-		});
-		await waitFor('n8n-node dev: tsc --watch running', async () => {
-			if (cli.exited) throw new Error(`n8n-node dev exited (${cli.exitCode}); see ${cli.logFile}`);
-			return fs.readFileSync(logFile, 'utf8').slice(earlierRuns).includes('Watching for file changes');
-		}, { timeoutMs: 120_000, intervalMs: 500 });
-		linkIntoNodesFolder(n8n.nodesDir);
-	});
+	await steps.run(
+		'n8n-node dev --external-n8n (tsc --watch); the checkout linked into .n8n/nodes',
+		async () => {
+			// n8n-node dev links the checkout into <its folder>/.n8n/custom, where n8n 2.40 globs every
+			// *.node.js below it (node_modules included) and names the node CUSTOM.inventory: its link goes
+			// to a folder n8n does not read, and n8n gets the checkout as the community package it is
+			// (.n8n/nodes/node_modules/n8n-nodes-inventory), so the node keeps its real type.
+			const cliFolder = path.join(NODE_CLI_HOME, 'n8n-nodes-inventory-link');
+			const logFile = path.join(n8n.logDir, 'n8n-node-dev.log');
+			const earlierRuns = fs.existsSync(logFile) ? fs.statSync(logFile).size : 0;
+			const cli = spawnService(
+				'n8n-node dev',
+				path.join(REPO_DIR, 'node_modules', '.bin', 'n8n-node'),
+				['dev', '--external-n8n', '--custom-user-folder', cliFolder],
+				{
+					env: process.env,
+					cwd: REPO_DIR,
+					logFile,
+				},
+			);
+			await waitFor(
+				'n8n-node dev: tsc --watch running',
+				async () => {
+					if (cli.exited)
+						throw new Error(`n8n-node dev exited (${cli.exitCode}); see ${cli.logFile}`);
+					return fs
+						.readFileSync(logFile, 'utf8')
+						.slice(earlierRuns)
+						.includes('Watching for file changes');
+				},
+				{ timeoutMs: 120_000, intervalMs: 500 },
+			);
+			linkIntoNodesFolder(n8n.nodesDir);
+		},
+	);
 }
 
-await steps.run(watch ? 'n8n: import credential and example workflow' : 'n8n: install the package, import credential and example workflow', async () => {
-	if (!watch) await installIntoNodesFolder(pack.tgz, n8n.nodesDir);
-	await n8n.importCredentials(W.credentialJson({ baseUrl: sandbox.baseUrl, apiToken: API_TOKEN }));
-	await n8n.importWorkflow(W.editorWorkflow());
-});
+await steps.run(
+	watch
+		? 'n8n: import credential and example workflow'
+		: 'n8n: install the package, import credential and example workflow',
+	async () => {
+		if (!watch) await installIntoNodesFolder(pack.tgz, n8n.nodesDir);
+		await n8n.importCredentials(
+			W.credentialJson({ baseUrl: sandbox.baseUrl, apiToken: API_TOKEN }),
+		);
+		await n8n.importWorkflow(W.editorWorkflow());
+	},
+);
 await steps.run('n8n: start, owner set up', async () => {
 	await n8n.start({ env: watch ? { N8N_DEV_RELOAD: 'true' } : {} });
 	await n8n.api().setupOwnerAndLogin(OWNER);

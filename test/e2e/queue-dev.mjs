@@ -15,7 +15,12 @@ import path from 'node:path';
 import { ensureHost } from './lib/host.mjs';
 import { ENCRYPTION_KEY, OWNER } from './lib/n8n.mjs';
 import { buildAndPackPackage } from './lib/pkg.mjs';
-import { activateWorkflow, businessKeyWebhookWorkflow, startQueueStack, waitForWebhook } from './lib/queue.mjs';
+import {
+	activateWorkflow,
+	businessKeyWebhookWorkflow,
+	startQueueStack,
+	waitForWebhook,
+} from './lib/queue.mjs';
 import { ADMIN_TOKEN, API_TOKEN, startSandbox } from './lib/sandbox.mjs';
 import { Steps, WORK_DIR, installCleanupHandlers, log, pickPort, sleep } from './lib/util.mjs';
 import * as W from './lib/workflows.mjs';
@@ -39,7 +44,9 @@ const stack = await startQueueStack({
 	mainPort: await pickPort(Number(process.env.N8N_PORT ?? 5678)),
 	steps,
 	beforeStart: async (main) => {
-		await main.importCredentials(W.credentialJson({ baseUrl: sandbox.baseUrl, apiToken: API_TOKEN }));
+		await main.importCredentials(
+			W.credentialJson({ baseUrl: sandbox.baseUrl, apiToken: API_TOKEN }),
+		);
 		await main.importWorkflows([W.editorWorkflow(), webhookWf]);
 	},
 });

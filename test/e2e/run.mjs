@@ -50,7 +50,9 @@ const started = Date.now();
 // .github/screenshots (committed, shown in the README) only when asked: `npm run e2e:screenshots`. Not under
 // docs/: `n8n-node build` copies every .png and .svg outside dot-folders into dist/, so the tarball would carry them.
 const UPDATE_SCREENSHOTS = process.env.E2E_UPDATE_SCREENSHOTS === '1';
-const SCREENSHOT_DIR = UPDATE_SCREENSHOTS ? path.join(REPO_DIR, '.github', 'screenshots') : path.join(WORK_DIR, 'screenshots');
+const SCREENSHOT_DIR = UPDATE_SCREENSHOTS
+	? path.join(REPO_DIR, '.github', 'screenshots')
+	: path.join(WORK_DIR, 'screenshots');
 
 let n8n;
 let sandbox;
@@ -60,11 +62,14 @@ const checks = checkRunner(steps);
 const check = checks.check;
 
 async function main() {
-	const host = await steps.run(`n8n host: install or reuse (${path.relative(REPO_DIR, HOST_DIR)})`, async () => {
-		const r = await ensureHost();
-		log(`n8n ${r.version} ${r.reused ? 'reused' : 'installed'} (${fmtMs(r.ms)})`);
-		return r;
-	});
+	const host = await steps.run(
+		`n8n host: install or reuse (${path.relative(REPO_DIR, HOST_DIR)})`,
+		async () => {
+			const r = await ensureHost();
+			log(`n8n ${r.version} ${r.reused ? 'reused' : 'installed'} (${fmtMs(r.ms)})`);
+			return r;
+		},
+	);
 
 	const skipBrowser = process.env.E2E_SKIP_BROWSER === '1' || HOST_FLAVOR !== 'n8n2';
 	if (!skipBrowser) await steps.run('chromium: present or apt-get install', ensureChromium);
@@ -72,7 +77,13 @@ async function main() {
 	const pack = await steps.run('package: npm run build, npm pack', async () => {
 		const p = await buildAndPackPackage();
 		log(`packed ${path.basename(p.tgz)} (${p.files.length} files, ${p.size} bytes)`);
-		assert(p.files.every((f) => f === 'package.json' || f.startsWith('dist/') || /^(README|LICENSE|CHANGELOG)/i.test(f)), `unexpected files in the tarball: ${p.files.join(', ')}`);
+		assert(
+			p.files.every(
+				(f) =>
+					f === 'package.json' || f.startsWith('dist/') || /^(README|LICENSE|CHANGELOG)/i.test(f),
+			),
+			`unexpected files in the tarball: ${p.files.join(', ')}`,
+		);
 		return p;
 	});
 
@@ -90,11 +101,17 @@ async function main() {
 		const dir = await installIntoNodesFolder(pack.tgz, n8n.nodesDir);
 		const pj = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
 		assertEqual(pj.name, PACKAGE_NAME, 'installed package name');
-		assert(!fs.existsSync(path.join(dir, 'node_modules')) || fs.readdirSync(path.join(dir, 'node_modules')).length === 0, 'the package must bring no runtime dependencies');
+		assert(
+			!fs.existsSync(path.join(dir, 'node_modules')) ||
+				fs.readdirSync(path.join(dir, 'node_modules')).length === 0,
+			'the package must bring no runtime dependencies',
+		);
 	});
 
 	await steps.run('n8n CLI: import credential and workflows', async () => {
-		await n8n.importCredentials(W.credentialJson({ baseUrl: sandbox.baseUrl, apiToken: API_TOKEN }));
+		await n8n.importCredentials(
+			W.credentialJson({ baseUrl: sandbox.baseUrl, apiToken: API_TOKEN }),
+		);
 		await n8n.importWorkflows([
 			W.createTodoWorkflow(),
 			W.updateBillingWorkflow(),
@@ -108,14 +125,17 @@ async function main() {
 	});
 
 	if (HOST_FLAVOR === 'n8n2') {
-		await steps.run('agent: scripted chat model up; n8n CLI: import its credential and the agent workflows', async () => {
-			model = await new ScriptedChatModel(() => {
-				throw new Error('no script set');
-			}).start();
-			log(`scripted chat model on ${model.baseUrl}`);
-			await n8n.importCredentials(W.openAiCredentialJson({ url: model.baseUrl }));
-			await n8n.importWorkflows(agentWorkflows());
-		});
+		await steps.run(
+			'agent: scripted chat model up; n8n CLI: import its credential and the agent workflows',
+			async () => {
+				model = await new ScriptedChatModel(() => {
+					throw new Error('no script set');
+				}).start();
+				log(`scripted chat model on ${model.baseUrl}`);
+				await n8n.importCredentials(W.openAiCredentialJson({ url: model.baseUrl }));
+				await n8n.importWorkflows(agentWorkflows());
+			},
+		);
 	}
 
 	// ----- headless --------------------------------------------------------------------------
@@ -128,13 +148,16 @@ async function main() {
 	}
 
 	// ----- retry execution through the running instance ---------------------------------------
-	const api = await steps.run('n8n start: server up, owner set up and logged in (REST)', async () => {
-		await n8n.start();
-		log(`n8n at ${n8n.baseUrl} (start took ${fmtMs(n8n.startMs)})`);
-		const client = n8n.api();
-		await client.setupOwnerAndLogin(OWNER);
-		return client;
-	});
+	const api = await steps.run(
+		'n8n start: server up, owner set up and logged in (REST)',
+		async () => {
+			await n8n.start();
+			log(`n8n at ${n8n.baseUrl} (start took ${fmtMs(n8n.startMs)})`);
+			const client = n8n.api();
+			await client.setupOwnerAndLogin(OWNER);
+			return client;
+		},
+	);
 
 	await retryExecution({ sandbox, api }, check);
 
@@ -158,7 +181,8 @@ try {
 	await n8n?.stop().catch(() => {});
 	await sandbox?.stop().catch(() => {});
 	await model?.stop().catch(() => {});
-	if (n8n && !failed && process.env.E2E_KEEP !== '1') fs.rmSync(n8n.userFolder, { recursive: true, force: true });
+	if (n8n && !failed && process.env.E2E_KEEP !== '1')
+		fs.rmSync(n8n.userFolder, { recursive: true, force: true });
 	else if (n8n) log(`kept ${n8n.userFolder} (logs in ${n8n.logDir})`);
 	console.log(steps.summary());
 	console.log(`\ne2e wall time: ${fmtMs(Date.now() - started)}`);

@@ -7,7 +7,12 @@
 import type { IDataObject, INodeExecutionData, IRun } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { createTodoParameters, recordAcquisitionParameters, TOKENS, updateBillingParameters } from '../fixtures';
+import {
+	createTodoParameters,
+	recordAcquisitionParameters,
+	TOKENS,
+	updateBillingParameters,
+} from '../fixtures';
 import {
 	startSandbox,
 	type FaultConfig,
@@ -17,8 +22,20 @@ import {
 	type SandboxHandle,
 	type SandboxState,
 } from '../../sandbox/src';
-import { inventoryWorkflow, nodeOutput, retryExecution, runWorkflow, type WorkflowDefinition } from '../../tools/n8n/engine';
-import { branchesWorkflow, captureOutput, occurrences, serializeRun, type Capture } from './helpers';
+import {
+	inventoryWorkflow,
+	nodeOutput,
+	retryExecution,
+	runWorkflow,
+	type WorkflowDefinition,
+} from '../../tools/n8n/engine';
+import {
+	branchesWorkflow,
+	captureOutput,
+	occurrences,
+	serializeRun,
+	type Capture,
+} from './helpers';
 
 const TODOS = 400;
 const ACQUISITIONS = 300;
@@ -94,7 +111,8 @@ beforeEach(async () => {
  */
 async function slowResponsesDelivered(): Promise<void> {
 	const pending = () =>
-		sandbox.state().counters.faults.slowResponse - sandbox.requests().filter((r) => r.fault === 'slowResponse').length;
+		sandbox.state().counters.faults.slowResponse -
+		sandbox.requests().filter((r) => r.fault === 'slowResponse').length;
 	while (pending() > 0) await sleep(50);
 }
 
@@ -121,13 +139,19 @@ function rateLimitEvery(base: FaultConfig, every: number, slowTrips: number[]): 
 			trips++;
 			tripped = true;
 			const retryAfterSeconds = slowTrips.includes(trips) ? 1 : 0;
-			sandbox.setFaults({ ...base, rateLimit: { requests: 0, windowMs: 3_600_000, retryAfterSeconds } });
+			sandbox.setFaults({
+				...base,
+				rateLimit: { requests: 0, windowMs: 3_600_000, retryAfterSeconds },
+			});
 		}
 	};
 	sandbox.setFaults(base);
 }
 
-const todoItems = Array.from({ length: TODOS }, (_, i) => ({ assetId: 1001 + (i % 20), task: `intake-todo-${i}` }));
+const todoItems = Array.from({ length: TODOS }, (_, i) => ({
+	assetId: 1001 + (i % 20),
+	task: `intake-todo-${i}`,
+}));
 const acquisitionItems = Array.from({ length: ACQUISITIONS }, (_, i) => ({
 	assetId: 1001 + (i % 20),
 	ref: `intake-acquisition-${i}`,
@@ -144,7 +168,11 @@ const mixedWorkflow = (concurrency: number) =>
 		{
 			name: 'Create To-dos',
 			items: todoItems,
-			parameters: createTodoParameters({ assetId: '={{ $json.assetId }}', name: '={{ $json.task }}', options: nodeOptions(concurrency) }),
+			parameters: createTodoParameters({
+				assetId: '={{ $json.assetId }}',
+				name: '={{ $json.task }}',
+				options: nodeOptions(concurrency),
+			}),
 		},
 		{
 			name: 'Record Acquisitions',
@@ -158,7 +186,11 @@ const mixedWorkflow = (concurrency: number) =>
 			name: 'Update Billing',
 			items: billingItems,
 			parameters: updateBillingParameters(
-				{ subscriptionId: '={{ $json.subscriptionId }}', cost: '={{ $json.cost }}', options: nodeOptions(concurrency) },
+				{
+					subscriptionId: '={{ $json.subscriptionId }}',
+					cost: '={{ $json.cost }}',
+					options: nodeOptions(concurrency),
+				},
 				{ description: '={{ $json.ref }}' },
 			),
 		},
@@ -201,9 +233,15 @@ function expectExactlyOnce(run: IRun, state: SandboxState, requests: RecordedReq
 	expect(run.status).toBe('success');
 
 	// The records: one per item identity, none missing, none twice.
-	expect(state.todos.map((todo) => todo.name).sort()).toEqual(todoItems.map((item) => item.task).sort());
-	expect(state.acquisitions.map((a) => a.description).sort()).toEqual(acquisitionItems.map((item) => item.ref).sort());
-	expect(state.billingChanges.map((b) => b.description).sort()).toEqual(billingItems.map((item) => item.ref).sort());
+	expect(state.todos.map((todo) => todo.name).sort()).toEqual(
+		todoItems.map((item) => item.task).sort(),
+	);
+	expect(state.acquisitions.map((a) => a.description).sort()).toEqual(
+		acquisitionItems.map((item) => item.ref).sort(),
+	);
+	expect(state.billingChanges.map((b) => b.description).sort()).toEqual(
+		billingItems.map((item) => item.ref).sort(),
+	);
 
 	// Their events: exactly one acquisition event per acquisition, one billing-change event per billing update.
 	expect(state.assetEvents).toHaveLength(ACQUISITIONS);
@@ -222,7 +260,9 @@ function expectExactlyOnce(run: IRun, state: SandboxState, requests: RecordedReq
 	// key was held in flight) a 409.
 	expect(state.idempotencyKeys).toHaveLength(ACTIONS);
 	expect(duplicates(state.idempotencyKeys.map((entry) => entry.key))).toEqual([]);
-	expect(duplicates([...state.acquisitions, ...state.billingChanges].map((r) => r.idempotency_key))).toEqual([]);
+	expect(
+		duplicates([...state.acquisitions, ...state.billingChanges].map((r) => r.idempotency_key)),
+	).toEqual([]);
 	const keys = byKey(requests);
 	expect(keys.size).toBe(ACTIONS);
 	expect(new Set(keys.keys())).toEqual(new Set(state.idempotencyKeys.map((entry) => entry.key)));
@@ -233,7 +273,11 @@ function expectExactlyOnce(run: IRun, state: SandboxState, requests: RecordedReq
 		expect(attempts.length).toBeLessThanOrEqual(MAX_RETRIES + 1);
 		const held = attempts.some((r) => r.fault === 'holdInFlight');
 		for (const r of attempts) {
-			expect([r.fault !== null, r.status !== null && r.status < 300, held && r.status === 409]).toContain(true);
+			expect([
+				r.fault !== null,
+				r.status !== null && r.status < 300,
+				held && r.status === 409,
+			]).toContain(true);
 		}
 	}
 
@@ -241,72 +285,109 @@ function expectExactlyOnce(run: IRun, state: SandboxState, requests: RecordedReq
 	const todoOut = nodeOutput(run, 'Create To-dos');
 	expect(todoOut.map((item) => item.pairedItem)).toEqual(todoItems.map((_, item) => ({ item })));
 	const todoIds = new Map(state.todos.map((todo) => [todo.name, todo.id]));
-	expect(todoOut.map((item) => (item.json.todo as IDataObject).id)).toEqual(todoItems.map((item) => todoIds.get(item.task)));
+	expect(todoOut.map((item) => (item.json.todo as IDataObject).id)).toEqual(
+		todoItems.map((item) => todoIds.get(item.task)),
+	);
 	expect(todoOut.map((item) => item.json.asset_id)).toEqual(todoItems.map((item) => item.assetId));
 
 	const acquisitionOut = nodeOutput(run, 'Record Acquisitions');
-	expect(acquisitionOut.map((item) => item.pairedItem)).toEqual(acquisitionItems.map((_, item) => ({ item })));
-	const acquisitionEvents = new Map(state.acquisitions.map((a) => [a.description, a.asset_event_ids]));
+	expect(acquisitionOut.map((item) => item.pairedItem)).toEqual(
+		acquisitionItems.map((_, item) => ({ item })),
+	);
+	const acquisitionEvents = new Map(
+		state.acquisitions.map((a) => [a.description, a.asset_event_ids]),
+	);
 	expect(acquisitionOut.map((item) => item.json.asset_event_ids)).toEqual(
 		acquisitionItems.map((item) => acquisitionEvents.get(item.ref)),
 	);
 
 	const billingOut = nodeOutput(run, 'Update Billing');
-	expect(billingOut.map((item) => item.pairedItem)).toEqual(billingItems.map((_, item) => ({ item })));
-	const billingEvents = new Map(state.billingChanges.map((b) => [b.description, [b.subscription_event_id]]));
+	expect(billingOut.map((item) => item.pairedItem)).toEqual(
+		billingItems.map((_, item) => ({ item })),
+	);
+	const billingEvents = new Map(
+		state.billingChanges.map((b) => [b.description, [b.subscription_event_id]]),
+	);
 	expect(billingOut.map((item) => item.json.subscription_event_ids)).toEqual(
 		billingItems.map((item) => billingEvents.get(item.ref)),
 	);
 }
 
 /** Keys (actions) that met each fault kind, from the sandbox's request log. */
-function actionsPerFault(requests: RecordedRequest[]): Record<Exclude<FaultKind, 'latency'>, number> {
-	const kinds = ['rateLimited', 'serverError', 'resetBeforeApply', 'dropAfterApply', 'slowResponse', 'holdInFlight'] as const;
+function actionsPerFault(
+	requests: RecordedRequest[],
+): Record<Exclude<FaultKind, 'latency'>, number> {
+	const kinds = [
+		'rateLimited',
+		'serverError',
+		'resetBeforeApply',
+		'dropAfterApply',
+		'slowResponse',
+		'holdInFlight',
+	] as const;
 	return Object.fromEntries(
-		kinds.map((kind) => [kind, new Set(requests.filter((r) => r.fault === kind).map((r) => r.key)).size]),
+		kinds.map((kind) => [
+			kind,
+			new Set(requests.filter((r) => r.fault === kind).map((r) => r.key)).size,
+		]),
 	) as Record<Exclude<FaultKind, 'latency'>, number>;
 }
 
 describe.each([
 	{ concurrency: 1, slowTrips: [40] },
 	{ concurrency: 10, slowTrips: [40, 200] },
-])('1,000 actions under every kind of fault, concurrency $concurrency', ({ concurrency, slowTrips }) => {
-	test('every item succeeds; exactly 1,000 records with their events, 0 duplicates, 0 missing', async () => {
-		rateLimitEvery(FAULTS, RATE_LIMIT_EVERY, slowTrips);
-		const run = await runWorkflow(mixedWorkflow(concurrency), {
-			credentials: { baseUrl: sandbox.baseUrl, apiToken: TOKENS.fullAccess },
-		});
-		onLog = () => {};
-		await slowResponsesDelivered();
-		const state = sandbox.state();
-		const requests = sandbox.requests();
+])(
+	'1,000 actions under every kind of fault, concurrency $concurrency',
+	({ concurrency, slowTrips }) => {
+		test('every item succeeds; exactly 1,000 records with their events, 0 duplicates, 0 missing', async () => {
+			rateLimitEvery(FAULTS, RATE_LIMIT_EVERY, slowTrips);
+			const run = await runWorkflow(mixedWorkflow(concurrency), {
+				credentials: { baseUrl: sandbox.baseUrl, apiToken: TOKENS.fullAccess },
+			});
+			onLog = () => {};
+			await slowResponsesDelivered();
+			const state = sandbox.state();
+			const requests = sandbox.requests();
 
-		expectExactlyOnce(run, state, requests);
+			expectExactlyOnce(run, state, requests);
 
-		// The faults really happened, at the rates asked for (about 20 % of the actions each; the
-		// floor leaves room for chance, since keys differ per run).
-		const perFault = actionsPerFault(requests);
-		const faulted = new Set(requests.filter((r) => r.fault !== null).map((r) => r.key)).size;
-		// Retries of a held action that met "409 still being processed" and were waited out.
-		const inFlight409s = requests.filter((r) => r.status === 409).length;
-		process.stdout.write(
-			`concurrency ${concurrency}: ${requests.length} requests for ${ACTIONS} actions; actions meeting a fault: ${faulted}; per kind: ${JSON.stringify(perFault)}; 409 while held: ${inFlight409s}; 429 with Retry-After 1 s: ${slowTrips.length}\n`,
-		);
-		for (const kind of ['serverError', 'resetBeforeApply', 'dropAfterApply', 'slowResponse', 'holdInFlight'] as const) {
-			expect({ kind, atLeast15Percent: perFault[kind] >= 0.15 * ACTIONS }).toEqual({ kind, atLeast15Percent: true });
-		}
-		expect(perFault.rateLimited).toBeGreaterThanOrEqual(0.2 * ACTIONS);
-		expect(inFlight409s).toBeGreaterThan(0);
-		expect(faulted).toBeGreaterThanOrEqual(0.5 * ACTIONS);
-		// Every 429 the sandbox sent is in the log with its Retry-After, and the node came back after it.
-		expect(requests.filter((r) => r.fault === 'rateLimited').length).toBeGreaterThan(0);
+			// The faults really happened, at the rates asked for (about 20 % of the actions each; the
+			// floor leaves room for chance, since keys differ per run).
+			const perFault = actionsPerFault(requests);
+			const faulted = new Set(requests.filter((r) => r.fault !== null).map((r) => r.key)).size;
+			// Retries of a held action that met "409 still being processed" and were waited out.
+			const inFlight409s = requests.filter((r) => r.status === 409).length;
+			process.stdout.write(
+				`concurrency ${concurrency}: ${requests.length} requests for ${ACTIONS} actions; actions meeting a fault: ${faulted}; per kind: ${JSON.stringify(perFault)}; 409 while held: ${inFlight409s}; 429 with Retry-After 1 s: ${slowTrips.length}\n`,
+			);
+			for (const kind of [
+				'serverError',
+				'resetBeforeApply',
+				'dropAfterApply',
+				'slowResponse',
+				'holdInFlight',
+			] as const) {
+				expect({ kind, atLeast15Percent: perFault[kind] >= 0.15 * ACTIONS }).toEqual({
+					kind,
+					atLeast15Percent: true,
+				});
+			}
+			expect(perFault.rateLimited).toBeGreaterThanOrEqual(0.2 * ACTIONS);
+			expect(inFlight409s).toBeGreaterThan(0);
+			expect(faulted).toBeGreaterThanOrEqual(0.5 * ACTIONS);
+			// Every 429 the sandbox sent is in the log with its Retry-After, and the node came back after it.
+			expect(requests.filter((r) => r.fault === 'rateLimited').length).toBeGreaterThan(0);
 
-		expectNoToken([run]);
-	}, 150_000);
-});
+			expectNoToken([run]);
+		}, 150_000);
+	},
+);
 
 describe('a batch that fails mid-way, then n8n\'s "Retry execution"', () => {
-	const items = Array.from({ length: 40 }, (_, i) => ({ assetId: 1001 + (i % 20), task: `batch-${i}` }));
+	const items = Array.from({ length: 40 }, (_, i) => ({
+		assetId: 1001 + (i % 20),
+		task: `batch-${i}`,
+	}));
 	const parameters = (concurrency: number, maxRetries: number) =>
 		createTodoParameters({
 			assetId: '={{ $json.assetId }}',
@@ -319,7 +400,12 @@ describe('a batch that fails mid-way, then n8n\'s "Retry execution"', () => {
 	}
 
 	/** The faults are over; the user clicks "Retry execution" (n8n gives it a new execution id). */
-	async function retryWithoutFaults(workflow: WorkflowDefinition, first: IRun, failedExecutionId: string, executionId: string) {
+	async function retryWithoutFaults(
+		workflow: WorkflowDefinition,
+		first: IRun,
+		failedExecutionId: string,
+		executionId: string,
+	) {
 		sandbox.setFaults(null);
 		const seq = sandbox.requests().length;
 		const retry = await retryExecution(workflow, first, {
@@ -345,15 +431,24 @@ describe('a batch that fails mid-way, then n8n\'s "Retry execution"', () => {
 		});
 		onLog = () => {};
 		expect(first.status).toBe('error');
-		expect(first.data.resultData.error?.message).toBe('The Inventory API failed (503) after 2 retries');
+		expect(first.data.resultData.error?.message).toBe(
+			'The Inventory API failed (503) after 2 retries',
+		);
 		expect(first.data.resultData.lastNodeExecuted).toBe('Inventory');
 		const firstRequests = sandbox.requests();
 		const firstKeys = [...byKey(firstRequests).keys()];
 		expect(firstKeys).toHaveLength(21);
 		expect(firstRequests.map((r) => r.status)).toEqual([...Array(20).fill(201), 503, 503, 503]);
-		expect(sandbox.state().todos.map((todo) => todo.name)).toEqual(items.slice(0, 20).map((item) => item.task));
+		expect(sandbox.state().todos.map((todo) => todo.name)).toEqual(
+			items.slice(0, 20).map((item) => item.task),
+		);
 
-		const { retry, retryRequests } = await retryWithoutFaults(workflow, first, 'exec-outage-1', 'exec-outage-2');
+		const { retry, retryRequests } = await retryWithoutFaults(
+			workflow,
+			first,
+			'exec-outage-1',
+			'exec-outage-2',
+		);
 		expect(retry.data.resultData.error?.message).toBeUndefined();
 		expect(retry.status).toBe('success');
 
@@ -370,7 +465,9 @@ describe('a batch that fails mid-way, then n8n\'s "Retry execution"', () => {
 		expect(state.counters.applied).toBe(40);
 
 		const output = nodeOutput(retry, 'Inventory');
-		expect(output.map((item) => (item.json.todo as IDataObject).name)).toEqual(items.map((item) => item.task));
+		expect(output.map((item) => (item.json.todo as IDataObject).name)).toEqual(
+			items.map((item) => item.task),
+		);
 		expect(output.map((item) => item.pairedItem)).toEqual(items.map((_, item) => ({ item })));
 		expectNoToken([first, retry]);
 	});
@@ -396,23 +493,36 @@ describe('a batch that fails mid-way, then n8n\'s "Retry execution"', () => {
 		]).toContain(first.data.resultData.error?.message);
 		const firstRequests = sandbox.requests();
 		const createdFirst = createdBy(firstRequests);
-		const lostResponses = firstRequests.filter((r) => r.fault === 'dropAfterApply').map((r) => r.key ?? '');
+		const lostResponses = firstRequests
+			.filter((r) => r.fault === 'dropAfterApply')
+			.map((r) => r.key ?? '');
 		expect(createdFirst.size).toBeGreaterThan(0);
 
-		const { retry, retryRequests } = await retryWithoutFaults(workflow, first, 'exec-faulty-1', 'exec-faulty-2');
+		const { retry, retryRequests } = await retryWithoutFaults(
+			workflow,
+			first,
+			'exec-faulty-1',
+			'exec-faulty-2',
+		);
 		expect(retry.data.resultData.error?.message).toBeUndefined();
 		expect(retryRequests).toHaveLength(40);
 		expect(retryRequests.every((r) => r.status === 201)).toBe(true);
 		// Replayed exactly the keys the first run created, lost responses included; created the others.
-		expect(new Set(retryRequests.filter((r) => r.replayed).map((r) => r.key))).toEqual(createdFirst);
+		expect(new Set(retryRequests.filter((r) => r.replayed).map((r) => r.key))).toEqual(
+			createdFirst,
+		);
 		for (const key of lostResponses) expect(createdFirst.has(key)).toBe(true);
 		expect(retryRequests.filter((r) => !r.replayed)).toHaveLength(40 - createdFirst.size);
 
 		const state = sandbox.state();
-		expect(state.todos.map((todo) => todo.name).sort()).toEqual(items.map((item) => item.task).sort());
+		expect(state.todos.map((todo) => todo.name).sort()).toEqual(
+			items.map((item) => item.task).sort(),
+		);
 		expect(state.counters.applied).toBe(40);
 		const output: INodeExecutionData[] = nodeOutput(retry, 'Inventory');
-		expect(output.map((item) => (item.json.todo as IDataObject).name)).toEqual(items.map((item) => item.task));
+		expect(output.map((item) => (item.json.todo as IDataObject).name)).toEqual(
+			items.map((item) => item.task),
+		);
 		expectNoToken([first, retry]);
 	});
 });

@@ -6,7 +6,6 @@ import { LoggerProxy } from 'n8n-workflow';
 import type { LogEntry, SandboxHandle } from '../../sandbox/src';
 import { INVENTORY_TYPE, ITEMS_TYPE, type WorkflowDefinition } from '../../tools/n8n/engine';
 
-
 /** One branch of a workflow: fixture items feeding one Inventory node. */
 export interface Branch {
 	/** Name of the Inventory node (its id is derived from it). */
@@ -20,7 +19,10 @@ export interface Branch {
  * A workflow of independent branches `<name> items -> <name>`. Every branch starts on its own (n8n
  * runs all start nodes of a manual execution), so one execution carries all the operations.
  */
-export function branchesWorkflow(branches: Branch[], settings?: WorkflowDefinition['settings']): WorkflowDefinition {
+export function branchesWorkflow(
+	branches: Branch[],
+	settings?: WorkflowDefinition['settings'],
+): WorkflowDefinition {
 	const nodes: INode[] = [];
 	const connections: WorkflowDefinition['connections'] = {};
 	branches.forEach((branch, index) => {
@@ -105,10 +107,13 @@ export function captureOutput(): Capture {
 
 function safeJson(value: unknown): string {
 	if (typeof value === 'string') return value;
-	if (value instanceof Error) return `${value.name}: ${value.message} ${safeJson({ ...value })} ${value.stack ?? ''}`;
+	if (value instanceof Error)
+		return `${value.name}: ${value.message} ${safeJson({ ...value })} ${value.stack ?? ''}`;
 	try {
 		return JSON.stringify(value, (_key, inner: unknown) =>
-			inner instanceof Error ? { ...inner, name: inner.name, message: inner.message, stack: inner.stack } : inner,
+			inner instanceof Error
+				? { ...inner, name: inner.name, message: inner.message, stack: inner.stack }
+				: inner,
 		);
 	} catch {
 		return String(value);
@@ -130,7 +135,8 @@ export function serializeRun(run: IRun): string {
 			seen.add(value);
 			if (value instanceof Error) {
 				const own: IDataObject = {};
-				for (const name of Object.getOwnPropertyNames(value)) own[name] = (value as unknown as IDataObject)[name];
+				for (const name of Object.getOwnPropertyNames(value))
+					own[name] = (value as unknown as IDataObject)[name];
 				return own;
 			}
 		}
@@ -141,7 +147,11 @@ export function serializeRun(run: IRun): string {
 /** Where `secret` occurs in `text`, with some context, for a readable failure. */
 export function occurrences(text: string, secret: string): string[] {
 	const found: string[] = [];
-	for (let at = text.indexOf(secret); at !== -1 && found.length < 5; at = text.indexOf(secret, at + 1)) {
+	for (
+		let at = text.indexOf(secret);
+		at !== -1 && found.length < 5;
+		at = text.indexOf(secret, at + 1)
+	) {
 		found.push(text.slice(Math.max(0, at - 80), at + secret.length + 80));
 	}
 	return found;

@@ -42,18 +42,41 @@ const answers: Record<number, (req: IncomingMessage) => Answer> = {
 	7: () => ({ status: 201, type: 'application/json', body: '{"data": [1, 2, 3]}' }),
 	8: () => ({ status: 200, type: 'application/json', body: 'null' }),
 	9: () => ({ status: 200, type: 'text/html', body: Buffer.alloc(HUGE, 'A') }),
-	10: () => ({ status: 500, type: 'application/json', body: `{"message": "Internal error", "trace": "${'x'.repeat(HUGE)}"}` }),
+	10: () => ({
+		status: 500,
+		type: 'application/json',
+		body: `{"message": "Internal error", "trace": "${'x'.repeat(HUGE)}"}`,
+	}),
 	// A debugging proxy that echoes the request, token included, in its error page and messages.
-	11: (req) => ({ status: 502, type: 'text/html', body: `<html><body><h1>Upstream error</h1><pre>${echo(req)}</pre></body></html>` }),
+	11: (req) => ({
+		status: 502,
+		type: 'text/html',
+		body: `<html><body><h1>Upstream error</h1><pre>${echo(req)}</pre></body></html>`,
+	}),
 	12: (req) => ({ status: 200, type: 'text/plain', body: `Unexpected request:\n${echo(req)}` }),
-	13: (req) => ({ status: 400, type: 'application/json', body: JSON.stringify({ message: `Bad request: ${echo(req)}` }) }),
+	13: (req) => ({
+		status: 400,
+		type: 'application/json',
+		body: JSON.stringify({ message: `Bad request: ${echo(req)}` }),
+	}),
 	14: (req) => ({
 		status: 422,
 		type: 'application/json',
-		body: JSON.stringify({ message: 'Invalid input', errors: { name: [`rejected for ${req.headers.authorization}`] } }),
+		body: JSON.stringify({
+			message: 'Invalid input',
+			errors: { name: [`rejected for ${req.headers.authorization}`] },
+		}),
 	}),
-	15: (req) => ({ status: 409, type: 'application/json', body: JSON.stringify({ message: `Conflict for ${req.headers.authorization}` }) }),
-	16: (req) => ({ status: 401, type: 'application/json', body: JSON.stringify({ message: `Token ${req.headers.authorization} is unknown` }) }),
+	15: (req) => ({
+		status: 409,
+		type: 'application/json',
+		body: JSON.stringify({ message: `Conflict for ${req.headers.authorization}` }),
+	}),
+	16: (req) => ({
+		status: 401,
+		type: 'application/json',
+		body: JSON.stringify({ message: `Token ${req.headers.authorization} is unknown` }),
+	}),
 };
 
 let server: Server;
@@ -66,10 +89,18 @@ beforeAll(async () => {
 	server = createServer((req, res) => {
 		req.resume();
 		req.on('end', () => {
-			received.push({ path: req.url ?? '', authorization: req.headers.authorization, key: req.headers['idempotency-key'] as string });
+			received.push({
+				path: req.url ?? '',
+				authorization: req.headers.authorization,
+				key: req.headers['idempotency-key'] as string,
+			});
 			authorizations.push(req.headers.authorization ?? '');
 			const id = Number(/^\/api\/v1\/assets\/(\d+)\/todos$/.exec(req.url ?? '')?.[1]);
-			const answer = answers[id]?.(req) ?? { status: 404, type: 'text/plain', body: 'no such test' };
+			const answer = answers[id]?.(req) ?? {
+				status: 404,
+				type: 'text/plain',
+				body: 'no such test',
+			};
 			res.writeHead(answer.status, { 'Content-Type': answer.type ?? 'application/json' });
 			res.end(answer.body);
 		});
@@ -85,11 +116,18 @@ beforeEach(() => {
 	received.length = 0;
 });
 
-async function run(assetId: number, options: Record<string, unknown> = {}, node = {}): Promise<IRun> {
+async function run(
+	assetId: number,
+	options: Record<string, unknown> = {},
+	node = {},
+): Promise<IRun> {
 	const result = await runWorkflow(
 		inventoryWorkflow(
 			[{ assetId }],
-			createTodoParameters({ assetId: '={{ $json.assetId }}', options: { maxRetries: 1, retryDelay: 1, timeout: 20_000, ...options } }),
+			createTodoParameters({
+				assetId: '={{ $json.assetId }}',
+				options: { maxRetries: 1, retryDelay: 1, timeout: 20_000, ...options },
+			}),
 			{ node },
 		),
 		{ credentials: { baseUrl, apiToken: TOKENS.fullAccess } },
@@ -98,7 +136,11 @@ async function run(assetId: number, options: Record<string, unknown> = {}, node 
 	return result;
 }
 
-function failure(result: IRun): { message?: string; description?: string | null; httpCode?: string | null } {
+function failure(result: IRun): {
+	message?: string;
+	description?: string | null;
+	httpCode?: string | null;
+} {
 	expect(result.status).toBe('error');
 	const { message, description, httpCode } = result.data.resultData.error as {
 		message?: string;
@@ -108,8 +150,10 @@ function failure(result: IRun): { message?: string; description?: string | null;
 	return { message, description, httpCode };
 }
 
-const BASE_URL_HINT = 'Check the Base URL of the credential: it must point at the Inventory service. Response began with:';
-const noData = (status: number) => `The Inventory API answered ${status} without the expected JSON "data" object`;
+const BASE_URL_HINT =
+	'Check the Base URL of the credential: it must point at the Inventory service. Response began with:';
+const noData = (status: number) =>
+	`The Inventory API answered ${status} without the expected JSON "data" object`;
 
 describe('a success status without the JSON "data" object', () => {
 	test.each([
@@ -172,7 +216,9 @@ describe('answers that echo the token back', () => {
 		const result = await run(11);
 		const { message, description } = failure(result);
 		expect(message).toBe('The Inventory API failed (502) after 1 retry');
-		expect(description).toMatch(/^<html><body><h1>Upstream error<\/h1><pre>POST \/api\/v1\/assets\/11\/todos Authorization: Bearer \[redacted\] Idempotency-Key: [0-9a-f-]{36}<\/pre><\/body><\/html>$/);
+		expect(description).toMatch(
+			/^<html><body><h1>Upstream error<\/h1><pre>POST \/api\/v1\/assets\/11\/todos Authorization: Bearer \[redacted\] Idempotency-Key: [0-9a-f-]{36}<\/pre><\/body><\/html>$/,
+		);
 		// The server did receive the token: it is the answer that must not show it.
 		expect(received[0].authorization).toBe(`Bearer ${TOKENS.fullAccess}`);
 	});
@@ -180,13 +226,19 @@ describe('answers that echo the token back', () => {
 	test('asset 12: a plain-text 200 showing the Authorization header', async () => {
 		const { message, description } = failure(await run(12));
 		expect(message).toBe(noData(200));
-		expect(description).toMatch(/^Check the Base URL of the credential: it must point at the Inventory service\. Response began with: Unexpected request: POST \/api\/v1\/assets\/12\/todos Authorization: Bearer \[redacted\] Idempotency-Key: [0-9a-f-]{36}$/);
+		expect(description).toMatch(
+			/^Check the Base URL of the credential: it must point at the Inventory service\. Response began with: Unexpected request: POST \/api\/v1\/assets\/12\/todos Authorization: Bearer \[redacted\] Idempotency-Key: [0-9a-f-]{36}$/,
+		);
 	});
 
 	test('asset 13: a 400 whose message holds the token', async () => {
 		const { message, description } = failure(await run(13));
-		expect(message).toMatch(/^The Inventory API answered 400: Bad request: POST \/api\/v1\/assets\/13\/todos\nAuthorization: Bearer \[redacted\]\nIdempotency-Key: [0-9a-f-]{36}$/);
-		expect(description).toMatch(/^\{"message":"Bad request: POST \/api\/v1\/assets\/13\/todos\\nAuthorization: Bearer \[redacted\]\\nIdempotency-Key: [0-9a-f-]{36}"\}$/);
+		expect(message).toMatch(
+			/^The Inventory API answered 400: Bad request: POST \/api\/v1\/assets\/13\/todos\nAuthorization: Bearer \[redacted\]\nIdempotency-Key: [0-9a-f-]{36}$/,
+		);
+		expect(description).toMatch(
+			/^\{"message":"Bad request: POST \/api\/v1\/assets\/13\/todos\\nAuthorization: Bearer \[redacted\]\\nIdempotency-Key: [0-9a-f-]{36}"\}$/,
+		);
 	});
 
 	test('asset 14: a 422 whose field errors hold the token', async () => {
@@ -200,7 +252,8 @@ describe('answers that echo the token back', () => {
 	test('asset 15: a 409 whose message holds the token', async () => {
 		expect(failure(await run(15))).toEqual({
 			message: 'The Inventory API refused the change (409): Conflict for Bearer [redacted]',
-			description: 'The record changed or is in a state that does not allow this action. Refresh the record and try again.',
+			description:
+				'The record changed or is in a state that does not allow this action. Refresh the record and try again.',
 			httpCode: '409',
 		});
 	});
@@ -209,7 +262,8 @@ describe('answers that echo the token back', () => {
 		expect(failure(await run(16))).toEqual({
 			message:
 				'The Inventory API rejected the API token (401): it is missing, expired, revoked or not a customer API token',
-			description: 'Open the "Inventory API" credential of this node and enter a valid customer API token of your organization.',
+			description:
+				'Open the "Inventory API" credential of this node and enter a valid customer API token of your organization.',
 			httpCode: '401',
 		});
 	});
@@ -220,7 +274,10 @@ test('with "On Error: Continue", every hostile answer becomes an error item and 
 	const result = await runWorkflow(
 		inventoryWorkflow(
 			assetIds.map((assetId) => ({ assetId })),
-			createTodoParameters({ assetId: '={{ $json.assetId }}', options: { maxRetries: 1, retryDelay: 1, concurrency: 4 } }),
+			createTodoParameters({
+				assetId: '={{ $json.assetId }}',
+				options: { maxRetries: 1, retryDelay: 1, concurrency: 4 },
+			}),
 			{ node: { onError: 'continueRegularOutput' } },
 		),
 		{ credentials: { baseUrl, apiToken: TOKENS.fullAccess } },
@@ -243,12 +300,16 @@ test('with "On Error: Continue", every hostile answer becomes an error item and 
 		10: /^The Inventory API failed \(500\) after 1 retry$/,
 		11: /^The Inventory API failed \(502\) after 1 retry$/,
 		12: /^The Inventory API answered 200 without the expected JSON "data" object$/,
-		13: new RegExp(`^The Inventory API answered 400: Bad request: POST /api/v1/assets/13/todos\nAuthorization: Bearer \\[redacted\\]\nIdempotency-Key: ${key}$`),
+		13: new RegExp(
+			`^The Inventory API answered 400: Bad request: POST /api/v1/assets/13/todos\nAuthorization: Bearer \\[redacted\\]\nIdempotency-Key: ${key}$`,
+		),
 		14: /^The Inventory API rejected the input \(422\): Invalid input$/,
 		15: /^The Inventory API refused the change \(409\): Conflict for Bearer \[redacted\]$/,
 		16: /^The Inventory API rejected the API token \(401\): it is missing, expired, revoked or not a customer API token$/,
 	};
-	output.forEach((item, index) => expect(String(item.json.error)).toMatch(expected[assetIds[index]]));
+	output.forEach((item, index) =>
+		expect(String(item.json.error)).toMatch(expected[assetIds[index]]),
+	);
 	expect(output.map((item) => item.pairedItem)).toEqual(assetIds.map((_, item) => ({ item })));
 });
 
@@ -258,7 +319,11 @@ test('the API token appears nowhere in the run data, messages, descriptions, log
 		expect(occurrences(text, TOKENS.fullAccess)).toEqual([]);
 	}
 	// The search itself works: the capture holds the engine's log, and the server saw the token.
-	expect(capture.lines.some((line) => line.startsWith('debug Running node "Inventory" finished with error'))).toBe(true);
+	expect(
+		capture.lines.some((line) =>
+			line.startsWith('debug Running node "Inventory" finished with error'),
+		),
+	).toBe(true);
 	expect(authorizations.length).toBeGreaterThan(runs.length);
 	expect(new Set(authorizations)).toEqual(new Set([`Bearer ${TOKENS.fullAccess}`]));
 });

@@ -58,15 +58,36 @@ const toolNodes: INode[] = [
 	},
 ];
 
-function agentWorkflow(agentType: string, calls: ScriptedToolCall[], toolChanges: Record<string, Partial<INode>> = {}) {
+function agentWorkflow(
+	agentType: string,
+	calls: ScriptedToolCall[],
+	toolChanges: Record<string, Partial<INode>> = {},
+) {
 	const tools = toolNodes.map((node) => ({ ...node, ...toolChanges[node.name] }));
-	const connections: IConnections = { Items: { main: [[{ node: 'Agent', type: 'main', index: 0 }]] } };
-	for (const { name } of tools) connections[name] = { ai_tool: [[{ node: 'Agent', type: 'ai_tool', index: 0 }]] };
+	const connections: IConnections = {
+		Items: { main: [[{ node: 'Agent', type: 'main', index: 0 }]] },
+	};
+	for (const { name } of tools)
+		connections[name] = { ai_tool: [[{ node: 'Agent', type: 'ai_tool', index: 0 }]] };
 	return {
 		id: WORKFLOW_ID,
 		nodes: [
-			{ id: 'items', name: 'Items', type: ITEMS_TYPE, typeVersion: 1, position: [0, 0], parameters: { items: JSON.stringify([{ email: 'PO-7731' }]) } } as INode,
-			{ id: 'agent', name: 'Agent', type: agentType, typeVersion: 1, position: [200, 0], parameters: { toolCalls: JSON.stringify(calls) } } as INode,
+			{
+				id: 'items',
+				name: 'Items',
+				type: ITEMS_TYPE,
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: { items: JSON.stringify([{ email: 'PO-7731' }]) },
+			} as INode,
+			{
+				id: 'agent',
+				name: 'Agent',
+				type: agentType,
+				typeVersion: 1,
+				position: [200, 0],
+				parameters: { toolCalls: JSON.stringify(calls) },
+			} as INode,
 			...tools,
 		],
 		connections,
@@ -76,19 +97,39 @@ function agentWorkflow(agentType: string, calls: ScriptedToolCall[], toolChanges
 	};
 }
 
-async function runAgent(agentType: string, calls: ScriptedToolCall[], toolChanges?: Record<string, Partial<INode>>, executionId = 'exec-agent') {
+async function runAgent(
+	agentType: string,
+	calls: ScriptedToolCall[],
+	toolChanges?: Record<string, Partial<INode>>,
+	executionId = 'exec-agent',
+) {
 	return await runWorkflow(agentWorkflow(agentType, calls, toolChanges), {
 		credentials: { baseUrl: env.sandbox.baseUrl, apiToken: TOKENS.fullAccess },
 		executionId,
 	});
 }
 
-const acquire = (id: string, assetId: number, price = 1249): ScriptedToolCall => ({ id, tool: ACQUISITION_TOOL, args: { assetId, price } });
-const todo = (id: string, assetId: number): ScriptedToolCall => ({ id, tool: TODO_TOOL, args: { assetId } });
+const acquire = (id: string, assetId: number, price = 1249): ScriptedToolCall => ({
+	id,
+	tool: ACQUISITION_TOOL,
+	args: { assetId, price },
+});
+const todo = (id: string, assetId: number): ScriptedToolCall => ({
+	id,
+	tool: TODO_TOOL,
+	args: { assetId },
+});
 
 /** The ordinary derived key of a tool node's run (item 0, the only item of a tool call). */
 const runKey = (nodeId: string, runIndex: number, executionId = 'exec-agent') =>
-	deriveIdempotencyKey({ instanceId: instanceId(), workflowId: WORKFLOW_ID, rootExecutionId: executionId, nodeId, runIndex, itemIndex: 0 });
+	deriveIdempotencyKey({
+		instanceId: instanceId(),
+		workflowId: WORKFLOW_ID,
+		rootExecutionId: executionId,
+		nodeId,
+		runIndex,
+		itemIndex: 0,
+	});
 
 /** Retry On Fail on the acquisition tool (2 tries, no wait), with the node's own retries off. */
 const retryOnFail: Record<string, Partial<INode>> = {
@@ -101,7 +142,12 @@ const retryOnFail: Record<string, Partial<INode>> = {
 };
 
 /** Every fresh key gets one 503 (nothing applied): a retry goes through only if it resends its key. */
-const failFreshKeysOnce = () => env.sandbox.setFaults({ operations: ['recordAcquisition'], serverErrorRate: 1, maxFaultsPerKey: 1 });
+const failFreshKeysOnce = () =>
+	env.sandbox.setFaults({
+		operations: ['recordAcquisition'],
+		serverErrorRate: 1,
+		maxFaultsPerKey: 1,
+	});
 
 const agentItems = (run: IRun) => nodeOutput(run, 'Agent').map(({ json }) => json);
 const toolRuns = (run: IRun, name: string) => run.data.resultData.runData[name] ?? [];
@@ -115,15 +161,23 @@ const appliedKeys = () =>
 
 describe('tool calls through engine requests (AI Agent 3.x at the top of a workflow)', () => {
 	test('each call is a run of its own: distinct run indexes, distinct keys, the ordinary derivation', async () => {
-		const run = await runAgent(ENGINE_AGENT_TYPE, [acquire('call_1', 1001), acquire('call_2', 1002), todo('call_3', 1001)]);
+		const run = await runAgent(ENGINE_AGENT_TYPE, [
+			acquire('call_1', 1001),
+			acquire('call_2', 1002),
+			todo('call_3', 1001),
+		]);
 		expect(run.status).toBe('success');
 		expect(toolRuns(run, ACQUISITION_TOOL)).toHaveLength(2);
 		expect(toolRuns(run, TODO_TOOL)).toHaveLength(1);
 
 		// Which call got which run index is the engine's order; each run's output names its asset.
-		const assetOfRun = (name: string, runIndex: number) => (toolRuns(run, name)[runIndex].data?.ai_tool?.[0]?.[0]?.json as IDataObject).asset_id;
+		const assetOfRun = (name: string, runIndex: number) =>
+			(toolRuns(run, name)[runIndex].data?.ai_tool?.[0]?.[0]?.json as IDataObject).asset_id;
 		const expected = [
-			...[0, 1].map((runIndex) => ({ path: `/api/v1/assets/${String(assetOfRun(ACQUISITION_TOOL, runIndex))}/acquisitions`, key: runKey('tool-acquisition', runIndex) })),
+			...[0, 1].map((runIndex) => ({
+				path: `/api/v1/assets/${String(assetOfRun(ACQUISITION_TOOL, runIndex))}/acquisitions`,
+				key: runKey('tool-acquisition', runIndex),
+			})),
 			{ path: '/api/v1/assets/1001/todos', key: runKey('tool-todo', 0) },
 		];
 		const byPath = (a: { path: string }, b: { path: string }) => a.path.localeCompare(b.path);
@@ -134,7 +188,10 @@ describe('tool calls through engine requests (AI Agent 3.x at the top of a workf
 
 	test('the agent gets each result compact: the data object without null or empty fields', async () => {
 		const run = await runAgent(ENGINE_AGENT_TYPE, [todo('call_1', 1003)]);
-		const [{ toolCallId, result }] = agentItems(run) as Array<{ toolCallId: string; result: IDataObject[] }>;
+		const [{ toolCallId, result }] = agentItems(run) as Array<{
+			toolCallId: string;
+			result: IDataObject[];
+		}>;
 		const [created] = env.sandbox.state().todos;
 		expect(toolCallId).toBe('call_1');
 		expect(result).toEqual([
@@ -158,7 +215,12 @@ describe('tool calls through engine requests (AI Agent 3.x at the top of a workf
 	test('a call with bad input returns a short error naming the field and sends nothing', async () => {
 		const run = await runAgent(ENGINE_AGENT_TYPE, [acquire('call_bad', 1004, 189.999)]);
 		expect(run.status).toBe('success');
-		expect(agentItems(run)).toEqual([{ toolCallId: 'call_bad', result: [{ error: 'Price must have at most two decimal places, got 189.999 [item 0]' }] }]);
+		expect(agentItems(run)).toEqual([
+			{
+				toolCallId: 'call_bad',
+				result: [{ error: 'Price must have at most two decimal places, got 189.999 [item 0]' }],
+			},
+		]);
 		expect(env.sandbox.requests()).toEqual([]);
 	});
 
@@ -176,30 +238,52 @@ describe('tool calls through engine requests (AI Agent 3.x at the top of a workf
 
 describe('tool calls in-process (sub-agents, AI Agent before 3.x, the MCP server trigger)', () => {
 	const toolCallKey = (nodeId: string, path: string, body: IDataObject) =>
-		deriveToolCallKey({ instanceId: instanceId(), workflowId: WORKFLOW_ID, rootExecutionId: 'exec-agent', nodeId }, { method: 'POST', path, body });
+		deriveToolCallKey(
+			{ instanceId: instanceId(), workflowId: WORKFLOW_ID, rootExecutionId: 'exec-agent', nodeId },
+			{ method: 'POST', path, body },
+		);
 
 	test('Retry On Fail gives each try a new run index, and the key stays the same', async () => {
 		failFreshKeysOnce();
 		const run = await runAgent(IN_PROCESS_AGENT_TYPE, [acquire('call_1', 1006)], retryOnFail);
 		// n8n logged the failed try and the retry as two runs of the tool node...
-		expect(toolRuns(run, ACQUISITION_TOOL).map((task) => task.executionStatus)).toEqual(['error', 'success']);
+		expect(toolRuns(run, ACQUISITION_TOOL).map((task) => task.executionStatus)).toEqual([
+			'error',
+			'success',
+		]);
 		// ...and both sent the key of the call, not of the run.
-		const key = toolCallKey('tool-acquisition', '/api/v1/assets/1006/acquisitions', { event_type_id: 301, price: 1249 });
-		expect(sent(env.sandbox).map(({ path, headers }) => [path, headers['idempotency-key']])).toEqual([
+		const key = toolCallKey('tool-acquisition', '/api/v1/assets/1006/acquisitions', {
+			event_type_id: 301,
+			price: 1249,
+		});
+		expect(
+			sent(env.sandbox).map(({ path, headers }) => [path, headers['idempotency-key']]),
+		).toEqual([
 			['/api/v1/assets/1006/acquisitions', key],
 			['/api/v1/assets/1006/acquisitions', key],
 		]);
 		expect(env.sandbox.requests().map(({ status }) => status)).toEqual([503, 201]);
 		expect(env.sandbox.state().acquisitions).toHaveLength(1);
-		expect(agentItems(run)[0]).toMatchObject({ toolCallId: 'call_1', result: [{ asset_id: 1006 }] });
+		expect(agentItems(run)[0]).toMatchObject({
+			toolCallId: 'call_1',
+			result: [{ asset_id: 1006 }],
+		});
 	});
 
 	test('distinct calls get distinct keys; an identical call again is the same action (replayed)', async () => {
-		const run = await runAgent(IN_PROCESS_AGENT_TYPE, [todo('call_1', 1001), todo('call_2', 1002), todo('call_3', 1001)]);
+		const run = await runAgent(IN_PROCESS_AGENT_TYPE, [
+			todo('call_1', 1001),
+			todo('call_2', 1002),
+			todo('call_3', 1001),
+		]);
 		expect(run.status).toBe('success');
 		const keys = keysSent(env.sandbox);
-		expect(keys[0]).toBe(toolCallKey('tool-todo', '/api/v1/assets/1001/todos', { name: 'Tag and label' }));
-		expect(keys[1]).toBe(toolCallKey('tool-todo', '/api/v1/assets/1002/todos', { name: 'Tag and label' }));
+		expect(keys[0]).toBe(
+			toolCallKey('tool-todo', '/api/v1/assets/1001/todos', { name: 'Tag and label' }),
+		);
+		expect(keys[1]).toBe(
+			toolCallKey('tool-todo', '/api/v1/assets/1002/todos', { name: 'Tag and label' }),
+		);
 		expect(keys[2]).toBe(keys[0]);
 		expect(env.sandbox.requests().map(({ replayed }) => replayed)).toEqual([false, false, true]);
 		expect(env.sandbox.state().todos.map((t) => t.asset_id)).toEqual([1001, 1002]);
@@ -210,8 +294,17 @@ describe('tool calls in-process (sub-agents, AI Agent before 3.x, the MCP server
 
 describe('ordinary runs keep their keys', () => {
 	test('the derivation of a saved workflow is unchanged (pinned value)', () => {
-		const identity = { instanceId: 'instance-1', workflowId: 'wf-1', rootExecutionId: '42', nodeId: 'node-1', runIndex: 3, itemIndex: 7 };
+		const identity = {
+			instanceId: 'instance-1',
+			workflowId: 'wf-1',
+			rootExecutionId: '42',
+			nodeId: 'node-1',
+			runIndex: 3,
+			itemIndex: 7,
+		};
 		expect(deriveIdempotencyKey(identity)).toBe('ad4ac7f9-5f63-5b8a-bf97-de931824ac43');
-		expect(deriveIdempotencyKey(identity)).toBe(uuidV5Reference('n8n\ninstance-1\nwf-1\n42\nnode-1\n3\n7', IDEMPOTENCY_NAMESPACE));
+		expect(deriveIdempotencyKey(identity)).toBe(
+			uuidV5Reference('n8n\ninstance-1\nwf-1\n42\nnode-1\n3\n7', IDEMPOTENCY_NAMESPACE),
+		);
 	});
 });

@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto';
 import axios from 'axios';
 import type { INode } from 'n8n-workflow';
 
-import { createTodoParameters, recordAcquisitionParameters, TOKENS, updateBillingParameters } from '../fixtures';
+import {
+	createTodoParameters,
+	recordAcquisitionParameters,
+	TOKENS,
+	updateBillingParameters,
+} from '../fixtures';
 import { CREDENTIAL_TEST_IDEMPOTENCY_KEY } from '../../credentials/InventoryApi.credentials';
 import { inventoryCredentialType, nodeOutput } from '../../tools/n8n/engine';
 import { runError, runInventory, useSandbox } from './util';
@@ -14,7 +19,14 @@ const updateBilling = updateBillingParameters({ cost: 100 });
 const recordAcquisition = recordAcquisitionParameters();
 
 describe('API errors become NodeApiErrors a user can act on', () => {
-	test.each<[string, INode['parameters'], string, { message: string; description: string; httpCode: string }]>([
+	test.each<
+		[
+			string,
+			INode['parameters'],
+			string,
+			{ message: string; description: string; httpCode: string },
+		]
+	>([
 		[
 			'401 points at the credential',
 			createTodo,
@@ -42,7 +54,8 @@ describe('API errors become NodeApiErrors a user can act on', () => {
 			updateBilling,
 			TOKENS.noBilling,
 			{
-				message: 'The API token lacks the permission this operation needs: subscriptions:update (403)',
+				message:
+					'The API token lacks the permission this operation needs: subscriptions:update (403)',
 				description: expect.stringContaining('"subscriptions:update"'),
 				httpCode: '403',
 			},
@@ -63,7 +76,9 @@ describe('API errors become NodeApiErrors a user can act on', () => {
 			TOKENS.fullAccess,
 			{
 				message: "Asset 1901 was not found in this token's organization (404)",
-				description: expect.stringContaining('records of other organizations are reported as not found'),
+				description: expect.stringContaining(
+					'records of other organizations are reported as not found',
+				),
 				httpCode: '404',
 			},
 		],
@@ -73,7 +88,8 @@ describe('API errors become NodeApiErrors a user can act on', () => {
 			TOKENS.fullAccess,
 			{
 				message: expect.stringMatching(/^The Inventory API refused the change \(409\): .+free/i),
-				description: 'The record changed or is in a state that does not allow this action. Refresh the record and try again.',
+				description:
+					'The record changed or is in a state that does not allow this action. Refresh the record and try again.',
 				httpCode: '409',
 			},
 		],
@@ -112,7 +128,10 @@ describe('API errors become NodeApiErrors a user can act on', () => {
 
 	test('429 says how often it retried', async () => {
 		const { sandbox } = env;
-		sandbox.setFaults({ rateLimit: { requests: 0, windowMs: 600_000, retryAfterSeconds: 1 }, maxFaultsPerKey: 10 });
+		sandbox.setFaults({
+			rateLimit: { requests: 0, windowMs: 600_000, retryAfterSeconds: 1 },
+			maxFaultsPerKey: 10,
+		});
 		const run = await runInventory(sandbox, [{}], { ...createTodo, options: { maxRetries: 2 } });
 		expect(runError(run)).toEqual({
 			message: 'The Inventory API rate limit was reached (429) and persisted after 2 retries',
@@ -126,7 +145,10 @@ describe('API errors become NodeApiErrors a user can act on', () => {
 	test('a rate limit asking to wait longer than Max Retry Wait fails at once', async () => {
 		const { sandbox } = env;
 		sandbox.setFaults({ rateLimit: { requests: 0, windowMs: 600_000, retryAfterSeconds: 120 } });
-		const run = await runInventory(sandbox, [{}], { ...createTodo, options: { maxRetryWait: 5000 } });
+		const run = await runInventory(sandbox, [{}], {
+			...createTodo,
+			options: { maxRetryWait: 5000 },
+		});
 		expect(runError(run).message).toBe(
 			'The Inventory API rate limit was reached (429) and persisted after 0 retries',
 		);
@@ -144,11 +166,10 @@ describe('API errors become NodeApiErrors a user can act on', () => {
 					});
 				}),
 		);
-		const run = await runInventory(
-			{ ...sandbox, baseUrl: `http://127.0.0.1:${closed}` },
-			[{}],
-			{ ...createTodo, options: { maxRetries: 1, retryDelay: 1 } },
-		);
+		const run = await runInventory({ ...sandbox, baseUrl: `http://127.0.0.1:${closed}` }, [{}], {
+			...createTodo,
+			options: { maxRetries: 1, retryDelay: 1 },
+		});
 		expect(runError(run)).toEqual({
 			message: 'Could not reach the Inventory API after 1 retry: the connection was refused',
 			description: expect.stringMatching(
@@ -180,11 +201,13 @@ describe('On Error settings', () => {
 		});
 		expect(run.status).toBe('success');
 		const output = nodeOutput(run, 'Inventory');
-		expect(output.map(({ json, pairedItem }) => [json.asset_id ?? json.error, pairedItem])).toEqual([
-			[1001, { item: 0 }],
-			["Asset 1901 was not found in this token's organization (404)", { item: 1 }],
-			[1002, { item: 2 }],
-		]);
+		expect(output.map(({ json, pairedItem }) => [json.asset_id ?? json.error, pairedItem])).toEqual(
+			[
+				[1001, { item: 0 }],
+				["Asset 1901 was not found in this token's organization (404)", { item: 1 }],
+				[1002, { item: 2 }],
+			],
+		);
 		expect(output[1]).toEqual({
 			json: { error: "Asset 1901 was not found in this token's organization (404)" },
 			pairedItem: { item: 1 },
@@ -201,7 +224,9 @@ describe('On Error settings', () => {
 		expect(nodeOutput(run, 'Inventory', 0).map(({ json }) => json.asset_id)).toEqual([1001, 1002]);
 		const errors = nodeOutput(run, 'Inventory', 1);
 		expect(errors).toHaveLength(1);
-		expect(errors[0].json.error).toBe("Asset 1901 was not found in this token's organization (404)");
+		expect(errors[0].json.error).toBe(
+			"Asset 1901 was not found in this token's organization (404)",
+		);
 		expect(errors[0].json.asset).toBe(1901);
 	});
 
@@ -209,7 +234,9 @@ describe('On Error settings', () => {
 		const { sandbox } = env;
 		const run = await runInventory(sandbox, items, parameters);
 		expect(run.status).toBe('error');
-		expect(runError(run).message).toBe("Asset 1901 was not found in this token's organization (404)");
+		expect(runError(run).message).toBe(
+			"Asset 1901 was not found in this token's organization (404)",
+		);
 		expect(sandbox.requests().map(({ path }) => path)).toEqual([
 			'/api/v1/assets/1001/todos',
 			'/api/v1/assets/1901/todos',
@@ -239,7 +266,13 @@ describe('credential test', () => {
 			ignoreHttpStatusErrors: { ignore: true, except: [401] },
 		});
 		expect(rules).toEqual([
-			{ type: 'responseCode', properties: { value: 401, message: expect.stringContaining('rejected this API token (401)') } },
+			{
+				type: 'responseCode',
+				properties: {
+					value: 401,
+					message: expect.stringContaining('rejected this API token (401)'),
+				},
+			},
 		]);
 	});
 
@@ -248,7 +281,12 @@ describe('credential test', () => {
 		for (const token of [TOKENS.expired, TOKENS.revoked, TOKENS.personal, 'not-a-token']) {
 			expect((await sendCredentialTest(sandbox.baseUrl, token)).status).toBe(401);
 		}
-		for (const token of [TOKENS.fullAccess, TOKENS.noTodos, TOKENS.otherOrg, TOKENS.noPermissions]) {
+		for (const token of [
+			TOKENS.fullAccess,
+			TOKENS.noTodos,
+			TOKENS.otherOrg,
+			TOKENS.noPermissions,
+		]) {
 			expect([403, 404, 422]).toContain((await sendCredentialTest(sandbox.baseUrl, token)).status);
 		}
 		const state = sandbox.state();

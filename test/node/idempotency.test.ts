@@ -121,9 +121,21 @@ describe('retries resend the same key', () => {
 	test.each([
 		['a 5xx before the action is applied', { serverErrorRate: 1, maxFaultsPerKey: 2 }, 3],
 		['a connection reset', { resetBeforeApplyRate: 1, maxFaultsPerKey: 2 }, 3],
-		['a response lost after the action was applied', { dropAfterApplyRate: 1, maxFaultsPerKey: 1 }, 2],
-		['a response slower than the timeout', { slowResponseRate: 1, slowResponseDelayMs: 1500, maxFaultsPerKey: 1 }, 2],
-		['a 429 with Retry-After', { rateLimit: { requests: 1, windowMs: 60_000, retryAfterSeconds: 1 }, maxFaultsPerKey: 1 }, 3],
+		[
+			'a response lost after the action was applied',
+			{ dropAfterApplyRate: 1, maxFaultsPerKey: 1 },
+			2,
+		],
+		[
+			'a response slower than the timeout',
+			{ slowResponseRate: 1, slowResponseDelayMs: 1500, maxFaultsPerKey: 1 },
+			2,
+		],
+		[
+			'a 429 with Retry-After',
+			{ rateLimit: { requests: 1, windowMs: 60_000, retryAfterSeconds: 1 }, maxFaultsPerKey: 1 },
+			3,
+		],
 	])('inside the node, after %s: one record', async (_fault, faults, requests) => {
 		const { sandbox } = env;
 		sandbox.setFaults(faults);
@@ -189,7 +201,9 @@ describe('Retry execution', () => {
 		expect(retryRequests.map(({ key }) => key)).toEqual(firstKeys);
 		expect(retryRequests.map(({ replayed }) => replayed)).toEqual([true, true, false]);
 		expect(sandbox.state().todos.map(({ asset_id }) => asset_id)).toEqual([1001, 1002, 1003]);
-		expect(nodeOutput(retried, 'Inventory').map(({ json }) => json.asset_id)).toEqual([1001, 1002, 1003]);
+		expect(nodeOutput(retried, 'Inventory').map(({ json }) => json.asset_id)).toEqual([
+			1001, 1002, 1003,
+		]);
 	});
 });
 
@@ -230,7 +244,13 @@ describe('the Idempotency Key option', () => {
 		expect(keys[1]).toBe(uuidV5('business\nPOST\n/api/v1/assets/1002/todos\nform-7781'));
 		expect(keys.slice(2, 4)).toEqual(keys.slice(0, 2));
 		expect(keys[4]).toBe(uuidV5('business\nPOST\n/api/v1/assets/1001/acquisitions\nform-7781'));
-		expect(sandbox.requests().map(({ replayed }) => replayed)).toEqual([false, false, true, true, false]);
+		expect(sandbox.requests().map(({ replayed }) => replayed)).toEqual([
+			false,
+			false,
+			true,
+			true,
+			false,
+		]);
 		expect(sandbox.state().todos).toHaveLength(2);
 		expect(sandbox.state().acquisitions).toHaveLength(1);
 	});

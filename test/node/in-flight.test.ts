@@ -15,7 +15,9 @@ const quickRetries = { timeout: 300, retryDelay: 100, maxRetryWait: 400 };
 
 function statuses(): Array<[number | null, boolean]> {
 	// The log is in completion order; the held first attempt completes after the retries it held up.
-	return [...env.sandbox.requests()].sort((a, b) => a.seq - b.seq).map(({ status, replayed }) => [status, replayed]);
+	return [...env.sandbox.requests()]
+		.sort((a, b) => a.seq - b.seq)
+		.map(({ status, replayed }) => [status, replayed]);
 }
 
 async function untilApplied(count: number): Promise<void> {
@@ -29,7 +31,10 @@ describe('a 409 met by a retry of an unanswered attempt', () => {
 	test('is waited out with the same key: the item succeeds with the replayed result, one record', async () => {
 		const { sandbox } = env;
 		sandbox.setFaults({ processingDelayMs: 1500 });
-		const run = await runInventory(sandbox, [{}], { ...createTodo, options: { ...quickRetries, maxRetries: 10 } });
+		const run = await runInventory(sandbox, [{}], {
+			...createTodo,
+			options: { ...quickRetries, maxRetries: 10 },
+		});
 
 		await untilApplied(1);
 		const requests = sent(sandbox);
@@ -56,7 +61,13 @@ describe('a 409 met by a retry of an unanswered attempt', () => {
 		const { todos } = sandbox.state();
 		expect(todos).toHaveLength(1);
 		expect(nodeOutput(run, 'Inventory')).toEqual([
-			{ json: expect.objectContaining({ asset_id: 1001, todo: expect.objectContaining({ id: todos[0].id, name: 'Tag and label' }) }), pairedItem: { item: 0 } },
+			{
+				json: expect.objectContaining({
+					asset_id: 1001,
+					todo: expect.objectContaining({ id: todos[0].id, name: 'Tag and label' }),
+				}),
+				pairedItem: { item: 0 },
+			},
 		]);
 	});
 
@@ -75,7 +86,8 @@ describe('a 409 met by a retry of an unanswered attempt', () => {
 		]);
 		const error = runError(run);
 		expect(error).toEqual({
-			message: 'The Inventory API is still processing an earlier attempt of this request (409) after 1 retry',
+			message:
+				'The Inventory API is still processing an earlier attempt of this request (409) after 1 retry',
 			description: `An earlier attempt got no answer (no answer came within the timeout) and the server still reports the request as in progress ("A request with this Idempotency-Key is still being processed; retry later to get its result."). The Idempotency-Key ${key} is safe to retry: a retry (Retry On Fail, or n8n's Retry execution) replays the result once the server has finished, and never creates a second record. If the server is often this slow, raise the Timeout or Max Retries option.`,
 			httpCode: '409',
 		});
@@ -129,7 +141,10 @@ describe('a 409 answering a first attempt', () => {
 		const [first, second] = nodeOutput(run, 'Inventory');
 		expect(first.json).toEqual(expect.objectContaining({ asset_id: 1001 }));
 		expect(second).toEqual({
-			json: { error: 'The Inventory API refused the change (409): A request with this Idempotency-Key is still being processed; retry later to get its result.' },
+			json: {
+				error:
+					'The Inventory API refused the change (409): A request with this Idempotency-Key is still being processed; retry later to get its result.',
+			},
 			pairedItem: { item: 1 },
 		});
 		expect(statuses()).toEqual([

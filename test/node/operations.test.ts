@@ -1,5 +1,11 @@
 import { nodeOutput } from '../../tools/n8n/engine';
-import { AVAILABLE_ASSET_STATE, PER_LICENSE_BILLING, PER_LICENSE_BILLING_BODY, PER_LICENSE_BILLING_STATE, updateBillingParameters } from '../fixtures';
+import {
+	AVAILABLE_ASSET_STATE,
+	PER_LICENSE_BILLING,
+	PER_LICENSE_BILLING_BODY,
+	PER_LICENSE_BILLING_STATE,
+	updateBillingParameters,
+} from '../fixtures';
 import { runInventory, sent, TIMESTAMP, useSandbox, UUID_V5 } from './util';
 
 const env = useSandbox();
@@ -84,11 +90,7 @@ describe('asset / createTodo', () => {
 		const { sandbox } = env;
 		const run = await runInventory(
 			sandbox,
-			[
-				{ due: '2026-03-31T23:30:00' },
-				{ due: '2026-04-01T02:00:00+00:00' },
-				{ due: '2026-04-01' },
-			],
+			[{ due: '2026-03-31T23:30:00' }, { due: '2026-04-01T02:00:00+00:00' }, { due: '2026-04-01' }],
 			{
 				resource: 'asset',
 				operation: 'createTodo',
@@ -187,7 +189,7 @@ describe('subscription / updateBilling', () => {
 		const { sandbox } = env;
 		await runInventory(
 			sandbox,
-			[{ when: '2025-06-01T00:00:00Z' }, { when: "DateTime" }],
+			[{ when: '2025-06-01T00:00:00Z' }, { when: 'DateTime' }],
 			{
 				resource: 'subscription',
 				operation: 'updateBilling',
@@ -293,11 +295,12 @@ describe('asset / recordAcquisition', () => {
 
 test('one output item per input item, in order, each paired with its input', async () => {
 	const { sandbox } = env;
-	const run = await runInventory(
-		sandbox,
-		[{ asset: 1005 }, { asset: 1006 }, { asset: 1007 }],
-		{ resource: 'asset', operation: 'createTodo', assetId: '={{ $json.asset }}', name: 'Label' },
-	);
+	const run = await runInventory(sandbox, [{ asset: 1005 }, { asset: 1006 }, { asset: 1007 }], {
+		resource: 'asset',
+		operation: 'createTodo',
+		assetId: '={{ $json.asset }}',
+		name: 'Label',
+	});
 	const output = nodeOutput(run, 'Inventory');
 	expect(output.map(({ json, pairedItem }) => [json.asset_id, pairedItem])).toEqual([
 		[1005, { item: 0 }],

@@ -23,7 +23,9 @@ export function useSandbox(): { readonly sandbox: SandboxHandle } {
 }
 
 /** What the API saw: method, path, the headers the node sets, and the body. */
-export function sent(sandbox: SandboxHandle): Array<Pick<RecordedRequest, 'method' | 'path' | 'body'> & { headers: IDataObject }> {
+export function sent(
+	sandbox: SandboxHandle,
+): Array<Pick<RecordedRequest, 'method' | 'path' | 'body'> & { headers: IDataObject }> {
 	return sandbox.requests().map(({ method, path, headers, body }) => ({
 		method,
 		path,
@@ -54,7 +56,11 @@ export async function runInventory(
 }
 
 /** The error a failed run ended with. */
-export function runError(run: IRun): { message: string; description?: string | null; httpCode?: string | null } {
+export function runError(run: IRun): {
+	message: string;
+	description?: string | null;
+	httpCode?: string | null;
+} {
 	const error = run.data.resultData.error as
 		| { message: string; description?: string | null; httpCode?: string | null }
 		| undefined;

@@ -41,19 +41,33 @@ describe('bad input is refused before anything is sent', () => {
 		],
 		[
 			'a concurrency option out of range',
-			{ resource: 'asset', operation: 'createTodo', assetId: '1001', name: 'Label', options: { concurrency: 0 } },
+			{
+				resource: 'asset',
+				operation: 'createTodo',
+				assetId: '1001',
+				name: 'Label',
+				options: { concurrency: 0 },
+			},
 			'Concurrency must be between 1 and 50, got 0 [item 0]',
 		],
 		[
 			'a fractional retry option',
-			{ resource: 'asset', operation: 'createTodo', assetId: '1001', name: 'Label', options: { maxRetries: 2.5 } },
+			{
+				resource: 'asset',
+				operation: 'createTodo',
+				assetId: '1001',
+				name: 'Label',
+				options: { maxRetries: 2.5 },
+			},
 			'Max Retries must be a whole number, got 2.5 [item 0]',
 		],
 	])('%s', async (_case, parameters, message) => {
 		const { sandbox } = env;
 		const run = await runInventory(sandbox, [{}], parameters);
 		expect(runError(run).message).toBe(message);
-		expect(runError(run).description).toMatch(/Nothing was sent to the Inventory API for this item\.$/);
+		expect(runError(run).description).toMatch(
+			/Nothing was sent to the Inventory API for this item\.$/,
+		);
 		expect(sandbox.requests()).toHaveLength(0);
 	});
 
@@ -72,11 +86,9 @@ describe('bad input is refused before anything is sent', () => {
 			},
 			{ node: { onError: 'continueRegularOutput' } },
 		);
-		expect(nodeOutput(run, 'Inventory').map(({ json }) => json.error ?? json.subscription_id)).toEqual([
-			2001,
-			'Cost must have at most two decimal places, got 10.555 [item 1]',
-			2003,
-		]);
+		expect(
+			nodeOutput(run, 'Inventory').map(({ json }) => json.error ?? json.subscription_id),
+		).toEqual([2001, 'Cost must have at most two decimal places, got 10.555 [item 1]', 2003]);
 		expect(sandbox.requests().map(({ path }) => path)).toEqual([
 			'/api/v1/subscriptions/2001/billing',
 			'/api/v1/subscriptions/2003/billing',

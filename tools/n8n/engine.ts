@@ -39,12 +39,17 @@ export function packageRoot(from: string = __dirname): string {
 		const manifest = join(dir, 'package.json');
 		if (existsSync(manifest)) {
 			try {
-				if ((JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'n8n-nodes-inventory') return dir;
+				if (
+					(JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name ===
+					'n8n-nodes-inventory'
+				)
+					return dir;
 			} catch {
 				// not ours: keep walking up
 			}
 		}
-		if (dirname(dir) === dir) throw new Error(`No package.json of n8n-nodes-inventory above ${from}`);
+		if (dirname(dir) === dir)
+			throw new Error(`No package.json of n8n-nodes-inventory above ${from}`);
 	}
 }
 
@@ -133,7 +138,8 @@ class CredentialsHelper extends ICredentialsHelper {
 		workflow: Workflow,
 		node: INode,
 	): Promise<IHttpRequestOptions> {
-		if (typeName !== inventoryCredentialType.name) throw new Error(`Unknown credential ${typeName}`);
+		if (typeName !== inventoryCredentialType.name)
+			throw new Error(`Unknown credential ${typeName}`);
 		const { authenticate } = inventoryCredentialType;
 		if (!authenticate || typeof authenticate === 'function' || authenticate.type !== 'generic') {
 			throw new Error('Expected generic authentication');
@@ -217,7 +223,9 @@ export function instanceId(): string {
  */
 function startingExecutionData(workflow: Workflow): IRunExecutionData {
 	const isSubNode = (name: string) =>
-		Object.keys(workflow.connectionsBySourceNode[name] ?? {}).some((type) => type !== NodeConnectionTypes.Main);
+		Object.keys(workflow.connectionsBySourceNode[name] ?? {}).some(
+			(type) => type !== NodeConnectionTypes.Main,
+		);
 	const startNodes = Object.values(workflow.nodes).filter(
 		(node) => workflow.getParentNodes(node.name).length === 0 && !isSubNode(node.name),
 	);
@@ -241,7 +249,10 @@ function startingExecutionData(workflow: Workflow): IRunExecutionData {
 }
 
 /** Executes a workflow to its end; resolves to n8n's IRun (run data, status, errors). */
-export async function runWorkflow(definition: WorkflowDefinition, options: RunOptions): Promise<IRun> {
+export async function runWorkflow(
+	definition: WorkflowDefinition,
+	options: RunOptions,
+): Promise<IRun> {
 	const executionId = options.executionId ?? randomUUID();
 	const mode = options.mode ?? 'manual';
 	const workflowData = {
@@ -328,7 +339,12 @@ export async function retryExecution(
 }
 
 /** The items a node output on its `outputIndex` in run `runIndex`. */
-export function nodeOutput(run: IRun, nodeName: string, outputIndex = 0, runIndex = 0): INodeExecutionData[] {
+export function nodeOutput(
+	run: IRun,
+	nodeName: string,
+	outputIndex = 0,
+	runIndex = 0,
+): INodeExecutionData[] {
 	const task = run.data.resultData.runData[nodeName]?.[runIndex];
 	if (!task) throw new Error(`Node ${nodeName} has no run ${runIndex}`);
 	if (task.error) throw task.error;

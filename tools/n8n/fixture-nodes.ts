@@ -27,7 +27,11 @@ export class FixtureItems implements INodeType {
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const raw = this.getNodeParameter('items', 0) as string | IDataObject[];
 		const items = (typeof raw === 'string' ? JSON.parse(raw) : raw) as IDataObject[];
-		return [items.map((json, index) => ({ json, pairedItem: { item: 0, input: 0 }, index }) as INodeExecutionData)];
+		return [
+			items.map(
+				(json, index) => ({ json, pairedItem: { item: 0, input: 0 }, index }) as INodeExecutionData,
+			),
+		];
 	}
 }
 
@@ -45,7 +49,10 @@ const agentDescription = (name: string, description: string): INodeTypeDescripti
 	version: 1,
 	description,
 	defaults: { name: 'Agent' },
-	inputs: [NodeConnectionTypes.Main, { type: NodeConnectionTypes.AiTool, displayName: 'Tools', required: false }],
+	inputs: [
+		NodeConnectionTypes.Main,
+		{ type: NodeConnectionTypes.AiTool, displayName: 'Tools', required: false },
+	],
 	outputs: [NodeConnectionTypes.Main],
 	properties: [{ displayName: 'Tool Calls', name: 'toolCalls', type: 'json', default: '[]' }],
 });
@@ -80,7 +87,10 @@ export class FixtureEngineAgent implements INodeType {
 		}
 		return [
 			response.actionResponses.map(({ action, data }) => ({
-				json: { toolCallId: action.id, result: (data.data?.[NodeConnectionTypes.AiTool]?.[0] ?? []).map(({ json }) => json) },
+				json: {
+					toolCallId: action.id,
+					result: (data.data?.[NodeConnectionTypes.AiTool]?.[0] ?? []).map(({ json }) => json),
+				},
 			})),
 		];
 	}
@@ -100,13 +110,21 @@ export class FixtureInProcessAgent implements INodeType {
 	description = agentDescription('fixtureInProcessAgent', 'Calls its tools in-process');
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const tools = (await this.getInputConnectionData(NodeConnectionTypes.AiTool, 0)) as ConnectedTool[];
+		const tools = (await this.getInputConnectionData(
+			NodeConnectionTypes.AiTool,
+			0,
+		)) as ConnectedTool[];
 		const output: INodeExecutionData[] = [];
 		for (const { id, tool, args } of scriptedCalls(this)) {
 			const connected = tools.find(({ metadata }) => metadata?.sourceNodeName === tool);
 			if (!connected) throw new Error(`No tool node "${tool}" is connected`);
 			try {
-				output.push({ json: { toolCallId: id, result: JSON.parse(String(await connected.invoke(args))) as IDataObject[] } });
+				output.push({
+					json: {
+						toolCallId: id,
+						result: JSON.parse(String(await connected.invoke(args))) as IDataObject[],
+					},
+				});
 			} catch (error) {
 				output.push({ json: { toolCallId: id, error: (error as Error).message } });
 			}

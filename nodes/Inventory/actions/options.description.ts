@@ -29,7 +29,8 @@ export const runOptions = {
 		max: 600_000,
 		default: 1000,
 		placeholder: 'e.g. 1000',
-		description: 'The first wait before a retry, in milliseconds; it doubles on each further retry, with jitter',
+		description:
+			'The first wait before a retry, in milliseconds; it doubles on each further retry, with jitter',
 	}),
 	maxRetryWait: integerField({
 		displayName: 'Max Retry Wait (Ms)',

@@ -22,7 +22,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const operationName = this.getNodeParameter('operation', 0) as string;
 	const operation = operations[resource]?.[operationName];
 	if (!operation) {
-		throw new NodeOperationError(this.getNode(), `The operation "${operationName}" of resource "${resource}" is not supported`);
+		throw new NodeOperationError(
+			this.getNode(),
+			`The operation "${operationName}" of resource "${resource}" is not supported`,
+		);
 	}
 	if (items.length === 0) return [[]];
 
@@ -42,9 +45,22 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			try {
 				const request = operation.buildRequest(new ItemInput(this, itemIndex));
 				const businessKey = this.getNodeParameter('options.idempotencyKey', itemIndex, '');
-				const idempotencyKey = chooseIdempotencyKey(businessKey, { ...identity, itemIndex }, request);
-				const data = await sendInventoryRequest.call(this, { ...request, itemIndex, idempotencyKey }, connection, policy, gate);
-				results[itemIndex] = { json: asTool ? compactForAgent(data) : data, pairedItem: { item: itemIndex } };
+				const idempotencyKey = chooseIdempotencyKey(
+					businessKey,
+					{ ...identity, itemIndex },
+					request,
+				);
+				const data = await sendInventoryRequest.call(
+					this,
+					{ ...request, itemIndex, idempotencyKey },
+					connection,
+					policy,
+					gate,
+				);
+				results[itemIndex] = {
+					json: asTool ? compactForAgent(data) : data,
+					pairedItem: { item: itemIndex },
+				};
 			} catch (caught) {
 				const error =
 					caught instanceof NodeApiError || caught instanceof NodeOperationError

@@ -41,7 +41,11 @@ interface Declaration {
 	displayOptions?: IDisplayOptions;
 }
 
-function declare(declaration: Declaration, check: Check, form: Pick<INodeProperties, 'type' | 'default' | 'typeOptions'>): Field {
+function declare(
+	declaration: Declaration,
+	check: Check,
+	form: Pick<INodeProperties, 'type' | 'default' | 'typeOptions'>,
+): Field {
 	const { apiField, requiredWhen, requiredWith, ...property } = declaration;
 	return {
 		parameter: declaration.name,
@@ -70,10 +74,16 @@ export function amountField(declaration: Declaration): Field {
 	return declare(declaration, { kind: 'amount' }, { type: 'number', default: 0, typeOptions });
 }
 
-export function integerField(declaration: Declaration & { min: number; max: number; default: number }): Field {
+export function integerField(
+	declaration: Declaration & { min: number; max: number; default: number },
+): Field {
 	const { min, max, default: byDefault, ...rest } = declaration;
 	const typeOptions = { minValue: min, maxValue: max, numberPrecision: 0 };
-	return declare(rest, { kind: 'integer', min, max }, { type: 'number', default: byDefault, typeOptions });
+	return declare(
+		rest,
+		{ kind: 'integer', min, max },
+		{ type: 'number', default: byDefault, typeOptions },
+	);
 }
 
 export function booleanField(declaration: Declaration): Field {
@@ -94,7 +104,9 @@ export function timestampField(declaration: Declaration): Field {
  * A choice among `options`, given in the API's order (which error messages list); the form lists them
  * by name, as n8n's style asks.
  */
-export function optionsField(declaration: Declaration & { options: INodePropertyOptions[]; default: string }): Field {
+export function optionsField(
+	declaration: Declaration & { options: INodePropertyOptions[]; default: string },
+): Field {
 	const { options, default: byDefault, ...rest } = declaration;
 	const values = options.map(({ value }) => String(value));
 	const field = declare(rest, { kind: 'options', values }, { type: 'options', default: byDefault });
@@ -103,7 +115,10 @@ export function optionsField(declaration: Declaration & { options: INodeProperty
 }
 
 /** The same field shown elsewhere in the form, e.g. required at the top under one condition. */
-export function variant(field: Field, changes: Pick<Declaration, 'description' | 'required' | 'requiredWhen' | 'displayOptions'>): Field {
+export function variant(
+	field: Field,
+	changes: Pick<Declaration, 'description' | 'required' | 'requiredWhen' | 'displayOptions'>,
+): Field {
 	const { requiredWhen, ...property } = changes;
 	return {
 		...field,
@@ -131,7 +146,10 @@ export function additionalFields(entries: ReadonlyArray<Field | INodeProperties>
 }
 
 /** The Operation selector of one resource; the first operation is the default. */
-export function operationSelector(resource: string, operations: INodePropertyOptions[]): INodeProperties {
+export function operationSelector(
+	resource: string,
+	operations: INodePropertyOptions[],
+): INodeProperties {
 	const [{ value: firstOperation }] = operations;
 	return {
 		displayName: 'Operation',

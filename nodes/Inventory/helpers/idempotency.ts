@@ -57,7 +57,16 @@ export function deriveToolCallKey(
 ): string {
 	const { instanceId, workflowId, rootExecutionId, nodeId } = identity;
 	return uuidV5(
-		['n8n-tool-call', instanceId, workflowId, rootExecutionId, nodeId, request.method.toUpperCase(), request.path, JSON.stringify(request.body)].join('\n'),
+		[
+			'n8n-tool-call',
+			instanceId,
+			workflowId,
+			rootExecutionId,
+			nodeId,
+			request.method.toUpperCase(),
+			request.path,
+			JSON.stringify(request.body),
+		].join('\n'),
 	);
 }
 
@@ -81,7 +90,9 @@ export function chooseIdempotencyKey(
 ): string {
 	const business = String(businessKey ?? '').trim();
 	if (business !== '') return businessIdempotencyKey(business, request.method, request.path);
-	return action.inProcessToolCall ? deriveToolCallKey(action, request) : deriveIdempotencyKey(action);
+	return action.inProcessToolCall
+		? deriveToolCallKey(action, request)
+		: deriveIdempotencyKey(action);
 }
 
 /** One item's identity, and whether n8n runs it as an in-process tool call (see deriveToolCallKey). */

@@ -13,11 +13,17 @@ export class ItemInput {
 
 	/** Ends the item: the message names the field and the item, the description its parameter and API field. */
 	fail({ label, parameter, apiField }: Subject, problem: string): never {
-		const where = parameter ? `Parameter "${parameter}"${apiField ? ` (API field "${apiField}")` : ''}. ` : '';
-		throw new NodeOperationError(this.context.getNode(), `${label} ${problem} [item ${this.itemIndex}]`, {
-			itemIndex: this.itemIndex,
-			description: `${where}Nothing was sent to the Inventory API for this item.`,
-		});
+		const where = parameter
+			? `Parameter "${parameter}"${apiField ? ` (API field "${apiField}")` : ''}. `
+			: '';
+		throw new NodeOperationError(
+			this.context.getNode(),
+			`${label} ${problem} [item ${this.itemIndex}]`,
+			{
+				itemIndex: this.itemIndex,
+				description: `${where}Nothing was sent to the Inventory API for this item.`,
+			},
+		);
 	}
 
 	/**
@@ -26,10 +32,13 @@ export class ItemInput {
 	 */
 	value(field: FieldCheck, value: unknown, required = field.required): RequestValue | undefined {
 		if (isEmptyValue(value)) {
-			if (required) this.fail(field, `is required${field.requiredWhen ? ` ${field.requiredWhen}` : ''}`);
+			if (required)
+				this.fail(field, `is required${field.requiredWhen ? ` ${field.requiredWhen}` : ''}`);
 			return undefined;
 		}
-		return checkValue(field.check, value, this.context.getTimezone(), (problem) => this.fail(field, problem));
+		return checkValue(field.check, value, this.context.getTimezone(), (problem) =>
+			this.fail(field, problem),
+		);
 	}
 
 	/** A top-level parameter, checked. */
@@ -45,7 +54,8 @@ export class ItemInput {
 	collection(name: string): IDataObject {
 		const value = this.context.getNodeParameter(name, this.itemIndex, {});
 		if (value === null || value === undefined) return {};
-		if (typeof value !== 'object' || Array.isArray(value)) this.fail({ label: name }, 'must be a collection of fields');
+		if (typeof value !== 'object' || Array.isArray(value))
+			this.fail({ label: name }, 'must be a collection of fields');
 		return value as IDataObject;
 	}
 
@@ -57,7 +67,11 @@ export class ItemInput {
 		const body: IDataObject = {};
 		const add = (field: Field, value: unknown) => {
 			const withOther = field.requiredWith?.apiField;
-			const checked = this.value(field, value, field.required || (withOther !== undefined && withOther in body));
+			const checked = this.value(
+				field,
+				value,
+				field.required || (withOther !== undefined && withOther in body),
+			);
 			if (checked !== undefined && field.apiField) body[field.apiField] = checked;
 		};
 		for (const field of topLevel) add(field, this.topLevel(field));

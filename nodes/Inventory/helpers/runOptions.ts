@@ -6,7 +6,8 @@ import type { ItemInput } from './itemInput';
 /** The run's concurrency and retry policy, from the options of the first item; an option not set takes its default. */
 export function readRunOptions(input: ItemInput): { concurrency: number; policy: RetryPolicy } {
 	const options = input.collection('options');
-	const read = (field: Field) => (input.value(field, options[field.parameter]) ?? field.property.default) as number;
+	const read = (field: Field) =>
+		(input.value(field, options[field.parameter]) ?? field.property.default) as number;
 	return {
 		concurrency: read(runOptions.concurrency),
 		policy: {

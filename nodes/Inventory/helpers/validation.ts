@@ -25,7 +25,9 @@ export type Fail = (problem: string) => never;
 
 /** Nothing given: undefined, null, or text that is empty or only white space. */
 export function isEmptyValue(value: unknown): boolean {
-	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+	return (
+		value === undefined || value === null || (typeof value === 'string' && value.trim() === '')
+	);
 }
 
 function describeValue(value: unknown): string {
@@ -50,24 +52,29 @@ function toNumber(value: unknown, fail: Fail): number {
 }
 
 function checkText(value: unknown, maxLength: number, fail: Fail): string {
-	if (typeof value !== 'string' && typeof value !== 'number') fail(`must be text, got ${describeValue(value)}`);
+	if (typeof value !== 'string' && typeof value !== 'number')
+		fail(`must be text, got ${describeValue(value)}`);
 	const text = String(value);
 	const length = [...text].length;
-	if (length > maxLength) fail(`must be at most ${grouped(maxLength)} characters, got ${grouped(length)}`);
+	if (length > maxLength)
+		fail(`must be at most ${grouped(maxLength)} characters, got ${grouped(length)}`);
 	return text;
 }
 
 function checkAmount(value: unknown, fail: Fail): number {
 	const amount = toNumber(value, fail);
-	if (amount < 0 || amount > MAX_AMOUNT) fail(`must be between 0 and 999,999,999.99, got ${amount}`);
-	if (!/^\d+(\.\d{1,2})?$/.test(String(amount))) fail(`must have at most two decimal places, got ${amount}`);
+	if (amount < 0 || amount > MAX_AMOUNT)
+		fail(`must be between 0 and 999,999,999.99, got ${amount}`);
+	if (!/^\d+(\.\d{1,2})?$/.test(String(amount)))
+		fail(`must have at most two decimal places, got ${amount}`);
 	return amount;
 }
 
 function checkInteger(value: unknown, min: number, max: number, fail: Fail): number {
 	const count = toNumber(value, fail);
 	if (!Number.isInteger(count)) fail(`must be a whole number, got ${count}`);
-	if (count < min || count > max) fail(`must be between ${grouped(min)} and ${grouped(max)}, got ${count}`);
+	if (count < min || count > max)
+		fail(`must be between ${grouped(min)} and ${grouped(max)}, got ${count}`);
 	return count;
 }
 
@@ -79,10 +86,17 @@ function checkBoolean(value: unknown, fail: Fail): boolean {
 
 function checkOption(value: unknown, values: readonly string[], fail: Fail): string {
 	if (typeof value === 'string' && values.includes(value)) return value;
-	return fail(`must be one of ${values.join(', ')} (spelled exactly so), got ${describeValue(value)}`);
+	return fail(
+		`must be one of ${values.join(', ')} (spelled exactly so), got ${describeValue(value)}`,
+	);
 }
 
-function checkDate(value: unknown, kind: 'date' | 'timestamp', timeZone: string, fail: Fail): string {
+function checkDate(
+	value: unknown,
+	kind: 'date' | 'timestamp',
+	timeZone: string,
+	fail: Fail,
+): string {
 	const parsed = parseDateInput(value, timeZone);
 	if (!parsed.ok) {
 		return fail(
@@ -90,7 +104,8 @@ function checkDate(value: unknown, kind: 'date' | 'timestamp', timeZone: string,
 		);
 	}
 	if (kind === 'date') return formatDate(parsed.value);
-	if (parsed.value.toMillis() > Date.now()) fail(`must not be in the future, got ${formatTimestamp(parsed.value)}`);
+	if (parsed.value.toMillis() > Date.now())
+		fail(`must not be in the future, got ${formatTimestamp(parsed.value)}`);
 	return formatTimestamp(parsed.value);
 }
 
@@ -108,7 +123,12 @@ function checkRecordId(value: unknown, fail: Fail): number {
  * Checks a given (non-empty) value; returns what goes into the request: numbers as numbers, dates in
  * the API's shape, in the workflow's time zone.
  */
-export function checkValue(check: Check, value: unknown, timeZone: string, fail: Fail): RequestValue {
+export function checkValue(
+	check: Check,
+	value: unknown,
+	timeZone: string,
+	fail: Fail,
+): RequestValue {
 	switch (check.kind) {
 		case 'text':
 			return checkText(value, check.maxLength, fail);

@@ -12,13 +12,22 @@ export interface InventoryConnection {
 
 /** The node's credential, read once per run; its Base URL must be an http(s) address. */
 export async function openConnection(context: IExecuteFunctions): Promise<InventoryConnection> {
-	const credentials = await context.getCredentials<{ baseUrl?: string; apiToken?: string }>(CREDENTIAL_TYPE);
+	const credentials = await context.getCredentials<{ baseUrl?: string; apiToken?: string }>(
+		CREDENTIAL_TYPE,
+	);
 	const nodeCredential = context.getNode().credentials?.[CREDENTIAL_TYPE];
-	const baseUrl = String(credentials.baseUrl ?? '').trim().replace(/\/+$/, '');
+	const baseUrl = String(credentials.baseUrl ?? '')
+		.trim()
+		.replace(/\/+$/, '');
 	if (!/^https?:\/\/[^/]/i.test(baseUrl)) {
-		throw new NodeOperationError(context.getNode(), 'The Base URL of the Inventory API credential must start with http:// or https://', {
-			description: 'Open the credential and enter the address of your Inventory service, e.g. https://inventory.example.com',
-		});
+		throw new NodeOperationError(
+			context.getNode(),
+			'The Base URL of the Inventory API credential must start with http:// or https://',
+			{
+				description:
+					'Open the credential and enter the address of your Inventory service, e.g. https://inventory.example.com',
+			},
+		);
 	}
 	return {
 		baseUrl,

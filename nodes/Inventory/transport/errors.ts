@@ -24,7 +24,9 @@ function excerpt(body: unknown): string {
 		}
 	}
 	text = text.replace(/\s+/g, ' ').trim();
-	return text.length > MAX_EXCERPT ? `${text.slice(0, MAX_EXCERPT)}… (${text.length} characters)` : text;
+	return text.length > MAX_EXCERPT
+		? `${text.slice(0, MAX_EXCERPT)}… (${text.length} characters)`
+		: text;
 }
 
 /** An error body's fields, when it is a JSON object. */
@@ -95,7 +97,8 @@ function conflictWording({ request, reason, retries, unansweredAttempt }: Answer
 		};
 	}
 	const message = `The Inventory API refused the change (409)${colonReason(reason)}`;
-	let description = 'The record changed or is in a state that does not allow this action. Refresh the record and try again.';
+	let description =
+		'The record changed or is in a state that does not allow this action. Refresh the record and try again.';
 	if (KEY_REUSED.test(reason ?? '')) {
 		description = `The Idempotency-Key ${key} was already used for a different request. If you set the "Idempotency Key" option, give each distinct action its own value; if you edited this node and then retried an old execution, run the workflow anew instead.`;
 	} else if (KEY_IN_FLIGHT.test(reason ?? '')) {
@@ -107,8 +110,10 @@ function conflictWording({ request, reason, retries, unansweredAttempt }: Answer
 /** What each status means for the user, and what to do about it. */
 const WORDING_BY_STATUS: Record<number, (answer: Answer) => Wording> = {
 	401: () => ({
-		message: 'The Inventory API rejected the API token (401): it is missing, expired, revoked or not a customer API token',
-		description: 'Open the "Inventory API" credential of this node and enter a valid customer API token of your organization.',
+		message:
+			'The Inventory API rejected the API token (401): it is missing, expired, revoked or not a customer API token',
+		description:
+			'Open the "Inventory API" credential of this node and enter a valid customer API token of your organization.',
 	}),
 	403: ({ request, reason }) => ({
 		message: `The API token lacks the permission this operation needs: ${request.permission} (403)`,
@@ -121,7 +126,9 @@ const WORDING_BY_STATUS: Record<number, (answer: Answer) => Wording> = {
 	409: conflictWording,
 	422: ({ reason, problems }) => ({
 		message: `The Inventory API rejected the input (422)${colonReason(reason)}`,
-		description: problems.length ? `Fields with problems: ${problems.join('; ')}` : 'Check the values of this item.',
+		description: problems.length
+			? `Fields with problems: ${problems.join('; ')}`
+			: 'Check the values of this item.',
 	}),
 	429: ({ retries, retryAfterMs }) => ({
 		message: `The Inventory API rate limit was reached (429) and persisted after ${retriesText(retries)}`,
@@ -134,7 +141,10 @@ function wordingOf(answer: Answer): Wording {
 	const byStatus = WORDING_BY_STATUS[statusCode];
 	if (byStatus) return byStatus(answer);
 	if (statusCode >= 500) {
-		return { message: `The Inventory API failed (${statusCode}) after ${retriesText(answer.retries)}`, description: reason ?? answer.excerpt };
+		return {
+			message: `The Inventory API failed (${statusCode}) after ${retriesText(answer.retries)}`,
+			description: reason ?? answer.excerpt,
+		};
 	}
 	if (statusCode >= 200 && statusCode < 300) {
 		return {
@@ -142,19 +152,30 @@ function wordingOf(answer: Answer): Wording {
 			description: `Check the Base URL of the credential: it must point at the Inventory service. Response began with: ${answer.excerpt || '(empty body)'}`,
 		};
 	}
-	return { message: `The Inventory API answered ${statusCode}${colonReason(reason)}`, description: answer.excerpt || undefined };
+	return {
+		message: `The Inventory API answered ${statusCode}${colonReason(reason)}`,
+		description: answer.excerpt || undefined,
+	};
 }
 
 /** The item's error for an answer that is not a usable success; the token never appears in it. */
 export function answerError(
 	node: INode,
 	token: string,
-	failed: Pick<Answer, 'request' | 'retries' | 'statusCode' | 'retryAfterMs' | 'unansweredAttempt'> & { body: unknown },
+	failed: Pick<
+		Answer,
+		'request' | 'retries' | 'statusCode' | 'retryAfterMs' | 'unansweredAttempt'
+	> & { body: unknown },
 ): NodeApiError {
 	const apiMessage = apiMessageOf(failed.body);
 	const reason = apiMessage ? redact(apiMessage, token) : undefined;
 	const problems = fieldProblems(failed.body).map((line) => redact(line, token));
-	const { message, description } = wordingOf({ ...failed, reason, problems, excerpt: redact(excerpt(failed.body), token) });
+	const { message, description } = wordingOf({
+		...failed,
+		reason,
+		problems,
+		excerpt: redact(excerpt(failed.body), token),
+	});
 	const errorResponse: JsonObject = { httpCode: String(failed.statusCode), message };
 	if (reason) errorResponse.apiMessage = reason;
 	return new NodeApiError(node, errorResponse, {
@@ -166,15 +187,24 @@ export function answerError(
 }
 
 /** The item's error when no answer came; `baseUrl` is shown, redacted. */
-export function networkError(node: INode, token: string, baseUrl: string, failed: { request: InventoryRequest; retries: number; failure: NetworkFailure }): NodeApiError {
+export function networkError(
+	node: INode,
+	token: string,
+	baseUrl: string,
+	failed: { request: InventoryRequest; retries: number; failure: NetworkFailure },
+): NodeApiError {
 	const { request, retries, failure } = failed;
 	const what = NETWORK_FAILURE_WORDS[failure.code] ?? 'the request failed';
 	const message = failure.retryable
 		? `Could not reach the Inventory API after ${retriesText(retries)}: ${what}`
 		: `The request to the Inventory API failed: ${what}`;
-	return new NodeApiError(node, { networkCode: failure.code, message }, {
-		message,
-		description: `Network failure ${failure.code}. Check the Base URL of the credential (${redact(baseUrl, token)}) and the network between n8n and the service. The same Idempotency-Key (${request.idempotencyKey}) is safe to retry.`,
-		itemIndex: request.itemIndex,
-	});
+	return new NodeApiError(
+		node,
+		{ networkCode: failure.code, message },
+		{
+			message,
+			description: `Network failure ${failure.code}. Check the Base URL of the credential (${redact(baseUrl, token)}) and the network between n8n and the service. The same Idempotency-Key (${request.idempotencyKey}) is safe to retry.`,
+			itemIndex: request.itemIndex,
+		},
+	);
 }

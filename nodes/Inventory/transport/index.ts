@@ -39,7 +39,8 @@ export interface InventoryRequest {
 /** The response's `data` object, when the body is the API's success envelope. */
 function dataOf(body: unknown): IDataObject | undefined {
 	const data = (body as { data?: unknown } | undefined)?.data;
-	if (body && typeof body === 'object' && data && typeof data === 'object' && !Array.isArray(data)) return data as IDataObject;
+	if (body && typeof body === 'object' && data && typeof data === 'object' && !Array.isArray(data))
+		return data as IDataObject;
 	return undefined;
 }
 
@@ -72,7 +73,11 @@ export async function sendInventoryRequest(
 	let retries = 0;
 	/** The network code of the latest attempt that may have reached the server and got no answer. */
 	let unansweredAttempt: string | undefined;
-	const fail = (statusCode: number, body: unknown, extra: { retryAfterMs?: number; inFlight?: boolean } = {}) =>
+	const fail = (
+		statusCode: number,
+		body: unknown,
+		extra: { retryAfterMs?: number; inFlight?: boolean } = {},
+	) =>
 		answerError(this.getNode(), connection.token, {
 			request,
 			retries,
@@ -98,7 +103,12 @@ export async function sendInventoryRequest(
 			const failure = classifyNetworkFailure(error);
 			if (failure.fateUnknown) unansweredAttempt = failure.code;
 			const waitMs = networkRetryWait(policy, retries, failure);
-			if (waitMs === undefined) throw networkError(this.getNode(), connection.token, connection.baseUrl, { request, retries, failure });
+			if (waitMs === undefined)
+				throw networkError(this.getNode(), connection.token, connection.baseUrl, {
+					request,
+					retries,
+					failure,
+				});
 			await sleep(waitMs);
 			continue;
 		}

@@ -98,10 +98,15 @@ export function classifyNetworkFailure(error: unknown): NetworkFailure {
  * key, unless its message names one of the conflicts the contract lists (a key reused for a different
  * request, a free or final subscription, an event date older than a newer change, a plan limit).
  */
-const NAMED_CONFLICT = /different request|already (been )?used|free|final|restor|earlier|newer|event.?date|plan limit/i;
+const NAMED_CONFLICT =
+	/different request|already (been )?used|free|final|restor|earlier|newer|event.?date|plan limit/i;
 
 /** A 409 meaning "an earlier attempt of this request is still being applied". */
-export function isInFlightConflict(statusCode: number, apiMessage: string | undefined, unansweredAttempt: boolean): boolean {
+export function isInFlightConflict(
+	statusCode: number,
+	apiMessage: string | undefined,
+	unansweredAttempt: boolean,
+): boolean {
 	return statusCode === 409 && unansweredAttempt && !NAMED_CONFLICT.test(apiMessage ?? '');
 }
 
@@ -109,13 +114,17 @@ function headerValue(headers: IDataObject | undefined, name: string): string | u
 	if (!headers) return undefined;
 	const wanted = name.toLowerCase();
 	for (const [key, value] of Object.entries(headers)) {
-		if (key.toLowerCase() === wanted) return Array.isArray(value) ? String(value[0]) : String(value);
+		if (key.toLowerCase() === wanted)
+			return Array.isArray(value) ? String(value[0]) : String(value);
 	}
 	return undefined;
 }
 
 /** Retry-After in milliseconds, from delta-seconds or an HTTP date; undefined when absent or unreadable. */
-export function parseRetryAfter(headers: IDataObject | undefined, now = Date.now()): number | undefined {
+export function parseRetryAfter(
+	headers: IDataObject | undefined,
+	now = Date.now(),
+): number | undefined {
 	const value = headerValue(headers, 'retry-after');
 	if (value === undefined) return undefined;
 	const text = value.trim();
@@ -131,8 +140,14 @@ function backoffDelay(policy: RetryPolicy, retry: number): number {
 }
 
 /** How long to wait before sending the same request again after it got no answer; undefined when final. */
-export function networkRetryWait(policy: RetryPolicy, retries: number, failure: NetworkFailure): number | undefined {
-	return failure.retryable && retries < policy.maxRetries ? backoffDelay(policy, retries) : undefined;
+export function networkRetryWait(
+	policy: RetryPolicy,
+	retries: number,
+	failure: NetworkFailure,
+): number | undefined {
+	return failure.retryable && retries < policy.maxRetries
+		? backoffDelay(policy, retries)
+		: undefined;
 }
 
 /** An answer that is not a success, as the retry policy sees it. */
@@ -147,7 +162,11 @@ export interface FailedAnswer {
  * the answer is final: the retries are spent, or it needs a change, not patience (401, 403, 404, 422,
  * a named 409), or the API asks for a longer wait than the policy allows.
  */
-export function retryWait(policy: RetryPolicy, retries: number, answer: FailedAnswer): number | undefined {
+export function retryWait(
+	policy: RetryPolicy,
+	retries: number,
+	answer: FailedAnswer,
+): number | undefined {
 	if (retries >= policy.maxRetries) return undefined;
 	const { statusCode, retryAfterMs, inFlight } = answer;
 	if (statusCode === 429) {

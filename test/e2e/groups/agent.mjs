@@ -12,14 +12,22 @@ import path from 'node:path';
 
 import { v5 as uuidV5 } from 'uuid';
 
-import { assertTextsVisible, closeNode, openNode, openWorkflow, withSignedInPage } from '../lib/editor.mjs';
+import {
+	assertTextsVisible,
+	closeNode,
+	openNode,
+	openWorkflow,
+	withSignedInPage,
+} from '../lib/editor.mjs';
 import { unflatten } from '../lib/n8n.mjs';
 import { toolCall, toolNamed, toolResults } from '../lib/scripted-openai.mjs';
 import { REPO_DIR, assert, assertEqual } from '../lib/util.mjs';
 import * as W from '../lib/workflows.mjs';
 
 /** The node's UUID namespace, from the built package (run.mjs builds it before the checks). */
-const idempotencyNamespace = () => createRequire(import.meta.url)(path.join(REPO_DIR, 'dist/nodes/Inventory/helpers/idempotency.js')).IDEMPOTENCY_NAMESPACE;
+const idempotencyNamespace = () =>
+	createRequire(import.meta.url)(path.join(REPO_DIR, 'dist/nodes/Inventory/helpers/idempotency.js'))
+		.IDEMPOTENCY_NAMESPACE;
 
 const ACQUISITION_TOOL = 'Record acquisition';
 const TODO_TOOL = 'Create tagging to-do';
@@ -36,22 +44,38 @@ export function agentWorkflows(example = agentExample()) {
 		retryOnFail: true,
 		maxTries: 2,
 		waitBetweenTries: 0,
-		parameters: { ...example.nodes.find((n) => n.name === ACQUISITION_TOOL).parameters, options: { maxRetries: 0 } },
+		parameters: {
+			...example.nodes.find((n) => n.name === ACQUISITION_TOOL).parameters,
+			options: { maxRetries: 0 },
+		},
 	};
 	const agentNode = example.nodes.find((n) => n.name === 'AI Agent');
 	return [
 		W.agentWorkflow(example, { id: 'e2eWfAgentPurchase', name: 'E2E: purchase e-mail agent' }),
-		W.agentWorkflow(example, { id: 'e2eWfAgentRetryOnFail', name: 'E2E: agent tool with Retry On Fail', toolChanges: { [ACQUISITION_TOOL]: retryOnFail } }),
+		W.agentWorkflow(example, {
+			id: 'e2eWfAgentRetryOnFail',
+			name: 'E2E: agent tool with Retry On Fail',
+			toolChanges: { [ACQUISITION_TOOL]: retryOnFail },
+		}),
 		// AI Agent 2.2 calls its tools in-process (as sub-agents do): another numbering of the runs.
 		W.agentWorkflow(example, {
 			id: 'e2eWfAgentV2RetryOnFail',
 			name: 'E2E: AI Agent 2.2 (in-process tools), Retry On Fail',
-			toolChanges: { [ACQUISITION_TOOL]: retryOnFail, 'AI Agent': { typeVersion: 2.2, parameters: agentNode.parameters } },
+			toolChanges: {
+				[ACQUISITION_TOOL]: retryOnFail,
+				'AI Agent': { typeVersion: 2.2, parameters: agentNode.parameters },
+			},
 		}),
 	];
 }
 
-const acquisitionArgs = (assetId, price) => ({ assetId, eventTypeId: PURCHASE_EVENT_TYPE, price, purchaseDate: '2026-11-02', notes: 'Order PO-7731' });
+const acquisitionArgs = (assetId, price) => ({
+	assetId,
+	eventTypeId: PURCHASE_EVENT_TYPE,
+	price,
+	purchaseDate: '2026-11-02',
+	notes: 'Order PO-7731',
+});
 
 /**
  * The purchase e-mail conversation: (1) two acquisitions and two to-dos in one answer (four tool
@@ -73,16 +97,31 @@ function purchaseScript(request) {
 			],
 		};
 	}
-	if (results.length === 4) return { content: '', tool_calls: [toolCall('call_acq_1003', acquire, acquisitionArgs(1003, 189.999))] };
+	if (results.length === 4)
+		return {
+			content: '',
+			tool_calls: [toolCall('call_acq_1003', acquire, acquisitionArgs(1003, 189.999))],
+		};
 	return { content: finalAnswer(results) };
 }
 
 /** The final message: one line per tool result, as the agent returned it to the model. */
-const finalAnswer = (results) => `Recorded order PO-7731:\n${results.map((r) => `${r.tool_call_id}: ${r.content}`).join('\n')}`;
+const finalAnswer = (results) =>
+	`Recorded order PO-7731:\n${results.map((r) => `${r.tool_call_id}: ${r.content}`).join('\n')}`;
 
 function retryScript(request) {
 	const results = toolResults(request);
-	if (results.length === 0) return { content: '', tool_calls: [toolCall('call_acq_1004', toolNamed(request, 'Record_acquisition'), acquisitionArgs(1004, 899.5))] };
+	if (results.length === 0)
+		return {
+			content: '',
+			tool_calls: [
+				toolCall(
+					'call_acq_1004',
+					toolNamed(request, 'Record_acquisition'),
+					acquisitionArgs(1004, 899.5),
+				),
+			],
+		};
 	return { content: finalAnswer(results) };
 }
 
@@ -91,17 +130,37 @@ function retryScript(request) {
  * (method, path, body), as the node derives it where n8n numbers the tries, not the calls.
  */
 const toolCallKey = ({ instanceId, workflowId, executionId, nodeId, path: requestPath, body }) =>
-	uuidV5(['n8n-tool-call', instanceId, workflowId, executionId, nodeId, 'POST', requestPath, JSON.stringify(body)].join('\n'), idempotencyNamespace());
+	uuidV5(
+		[
+			'n8n-tool-call',
+			instanceId,
+			workflowId,
+			executionId,
+			nodeId,
+			'POST',
+			requestPath,
+			JSON.stringify(body),
+		].join('\n'),
+		idempotencyNamespace(),
+	);
 
 /** The derived key of a tool node's run: UUID v5 of instance, workflow, execution, node, run index, item 0. */
 const derivedKey = ({ instanceId, workflowId, executionId, nodeId, runIndex }) =>
-	uuidV5(['n8n', instanceId, workflowId, executionId, nodeId, runIndex, 0].join('\n'), idempotencyNamespace());
+	uuidV5(
+		['n8n', instanceId, workflowId, executionId, nodeId, runIndex, 0].join('\n'),
+		idempotencyNamespace(),
+	);
 
-const sortedBy = (list, key) => [...list].sort((a, b) => String(a[key]).localeCompare(String(b[key])));
+const sortedBy = (list, key) =>
+	[...list].sort((a, b) => String(a[key]).localeCompare(String(b[key])));
 
 /** Every fresh key gets one 503 (nothing applied) while `fn` runs: a retry goes through only if it resends its key. */
 async function withFreshKeysFailingOnce(sandbox, fn) {
-	await sandbox.setFaults({ operations: ['recordAcquisition'], serverErrorRate: 1, maxFaultsPerKey: 1 });
+	await sandbox.setFaults({
+		operations: ['recordAcquisition'],
+		serverErrorRate: 1,
+		maxFaultsPerKey: 1,
+	});
 	try {
 		return await fn();
 	} finally {
@@ -113,7 +172,11 @@ async function runAgent(api, workflow) {
 	const executionId = await api.runManually(workflow.id, W.TRIGGER);
 	const execution = await api.waitForExecution(executionId);
 	const data = await unflatten(execution.data);
-	assertEqual(execution.status, 'success', `status of the agent's execution ${executionId} (error: ${JSON.stringify(data?.resultData?.error)?.slice(0, 800)})`);
+	assertEqual(
+		execution.status,
+		'success',
+		`status of the agent's execution ${executionId} (error: ${JSON.stringify(data?.resultData?.error)?.slice(0, 800)})`,
+	);
 	return { executionId, execution, runData: data.resultData.runData };
 }
 
@@ -125,83 +188,157 @@ export async function agent({ n8n, sandbox, api, model, screenshotDir, skipBrows
 	const [purchaseWf, retryWf, inProcessRetryWf] = agentWorkflows(example);
 	const nodeId = (name) => example.nodes.find((n) => n.name === name).id;
 	const { instanceId } = await api.get('/settings');
-	assert(typeof instanceId === 'string' && instanceId.length > 0, `the instance id from /rest/settings (got ${instanceId})`);
+	assert(
+		typeof instanceId === 'string' && instanceId.length > 0,
+		`the instance id from /rest/settings (got ${instanceId})`,
+	);
 
-	await check('agent: purchase e-mail -> 2 acquisitions + 2 to-dos as tool calls, a bad price refused, final answer', async () => {
-		await sandbox.reset();
-		model.reset();
-		model.script = purchaseScript;
-		const { executionId, runData } = await runAgent(api, purchaseWf);
+	await check(
+		'agent: purchase e-mail -> 2 acquisitions + 2 to-dos as tool calls, a bad price refused, final answer',
+		async () => {
+			await sandbox.reset();
+			model.reset();
+			model.script = purchaseScript;
+			const { executionId, runData } = await runAgent(api, purchaseWf);
 
-		// The sandbox got exactly the four valid calls; asset 1003 (price 189.999) was never sent.
-		const requests = (await sandbox.requests()).filter((r) => r.operation);
-		const acquisitionBody = { event_type_id: PURCHASE_EVENT_TYPE, event_date: '2026-11-02T00:00:00+00:00', description: 'Order PO-7731', price: 1249 };
-		assertEqual(
-			sortedBy(requests, 'path').map((r) => [r.method, r.path, r.body, r.status]),
-			[
-				['POST', '/api/v1/assets/1001/acquisitions', acquisitionBody, 201],
-				['POST', '/api/v1/assets/1001/todos', { name: 'Tag and label', notes: 'Order PO-7731' }, 201],
-				['POST', '/api/v1/assets/1002/acquisitions', acquisitionBody, 201],
-				['POST', '/api/v1/assets/1002/todos', { name: 'Tag and label', notes: 'Order PO-7731' }, 201],
-			],
-			'the requests the tool calls made (method, path, body, status)',
-		);
-		assert(requests.every((r) => r.headers['content-type']?.startsWith('application/json')), 'JSON bodies');
-		const state = await sandbox.state();
-		assertEqual(state.todos.map((t) => t.asset_id).sort(), [1001, 1002], 'to-dos in the sandbox');
+			// The sandbox got exactly the four valid calls; asset 1003 (price 189.999) was never sent.
+			const requests = (await sandbox.requests()).filter((r) => r.operation);
+			const acquisitionBody = {
+				event_type_id: PURCHASE_EVENT_TYPE,
+				event_date: '2026-11-02T00:00:00+00:00',
+				description: 'Order PO-7731',
+				price: 1249,
+			};
+			assertEqual(
+				sortedBy(requests, 'path').map((r) => [r.method, r.path, r.body, r.status]),
+				[
+					['POST', '/api/v1/assets/1001/acquisitions', acquisitionBody, 201],
+					[
+						'POST',
+						'/api/v1/assets/1001/todos',
+						{ name: 'Tag and label', notes: 'Order PO-7731' },
+						201,
+					],
+					['POST', '/api/v1/assets/1002/acquisitions', acquisitionBody, 201],
+					[
+						'POST',
+						'/api/v1/assets/1002/todos',
+						{ name: 'Tag and label', notes: 'Order PO-7731' },
+						201,
+					],
+				],
+				'the requests the tool calls made (method, path, body, status)',
+			);
+			assert(
+				requests.every((r) => r.headers['content-type']?.startsWith('application/json')),
+				'JSON bodies',
+			);
+			const state = await sandbox.state();
+			assertEqual(state.todos.map((t) => t.asset_id).sort(), [1001, 1002], 'to-dos in the sandbox');
 
-		// n8n ran each tool call as a run of its own: the tool node's run index numbers the calls.
-		assertEqual(runData[ACQUISITION_TOOL]?.length, 3, `runs of "${ACQUISITION_TOOL}" (two calls + the refused one)`);
-		assertEqual(runData[TODO_TOOL]?.length, 2, `runs of "${TODO_TOOL}"`);
-		const expectedKeys = [ACQUISITION_TOOL, TODO_TOOL].flatMap((name) =>
-			[0, 1].map((runIndex) => ({
-				path: `/api/v1/assets/${toolOutput(runData[name][runIndex]).asset_id}/${name === TODO_TOOL ? 'todos' : 'acquisitions'}`,
-				key: derivedKey({ instanceId, workflowId: purchaseWf.id, executionId, nodeId: nodeId(name), runIndex }),
-			})),
-		);
-		assertEqual(
-			sortedBy(requests, 'path').map((r) => ({ path: r.path, key: r.key })),
-			sortedBy(expectedKeys, 'path'),
-			'Idempotency-Keys: one per tool call, derived from the run index n8n gave the call (item 0)',
-		);
-		assertEqual(new Set(requests.map((r) => r.key)).size, 4, 'four distinct keys');
+			// n8n ran each tool call as a run of its own: the tool node's run index numbers the calls.
+			assertEqual(
+				runData[ACQUISITION_TOOL]?.length,
+				3,
+				`runs of "${ACQUISITION_TOOL}" (two calls + the refused one)`,
+			);
+			assertEqual(runData[TODO_TOOL]?.length, 2, `runs of "${TODO_TOOL}"`);
+			const expectedKeys = [ACQUISITION_TOOL, TODO_TOOL].flatMap((name) =>
+				[0, 1].map((runIndex) => ({
+					path: `/api/v1/assets/${toolOutput(runData[name][runIndex]).asset_id}/${name === TODO_TOOL ? 'todos' : 'acquisitions'}`,
+					key: derivedKey({
+						instanceId,
+						workflowId: purchaseWf.id,
+						executionId,
+						nodeId: nodeId(name),
+						runIndex,
+					}),
+				})),
+			);
+			assertEqual(
+				sortedBy(requests, 'path').map((r) => ({ path: r.path, key: r.key })),
+				sortedBy(expectedKeys, 'path'),
+				'Idempotency-Keys: one per tool call, derived from the run index n8n gave the call (item 0)',
+			);
+			assertEqual(new Set(requests.map((r) => r.key)).size, 4, 'four distinct keys');
 
-		// What the agent sent to the model: the tools, described by the node, with the $fromAI schema.
-		const first = model.requests[0];
-		const tools = Object.fromEntries(first.tools.map((t) => [t.function.name, t.function]));
-		const acquisitionTool = tools[toolNamed(first, 'Record_acquisition')];
-		assertEqual(
-			acquisitionTool.description,
-			'Record asset acquisition by numeric asset ID and event type ID in Inventory',
-			'the acquisition tool description the model got',
-		);
-		assertEqual(Object.keys(acquisitionTool.parameters.properties).sort(), ['assetId', 'eventTypeId', 'notes', 'price', 'purchaseDate'], 'the acquisition tool parameters ($fromAI keys)');
-		assertEqual(tools[toolNamed(first, 'Create_tagging')].description, 'Create to-do on asset by numeric asset ID in Inventory', 'the to-do tool description');
+			// What the agent sent to the model: the tools, described by the node, with the $fromAI schema.
+			const first = model.requests[0];
+			const tools = Object.fromEntries(first.tools.map((t) => [t.function.name, t.function]));
+			const acquisitionTool = tools[toolNamed(first, 'Record_acquisition')];
+			assertEqual(
+				acquisitionTool.description,
+				'Record asset acquisition by numeric asset ID and event type ID in Inventory',
+				'the acquisition tool description the model got',
+			);
+			assertEqual(
+				Object.keys(acquisitionTool.parameters.properties).sort(),
+				['assetId', 'eventTypeId', 'notes', 'price', 'purchaseDate'],
+				'the acquisition tool parameters ($fromAI keys)',
+			);
+			assertEqual(
+				tools[toolNamed(first, 'Create_tagging')].description,
+				'Create to-do on asset by numeric asset ID in Inventory',
+				'the to-do tool description',
+			);
 
-		// The tool results went back compact (no null fields), with the IDs the sandbox created.
-		assertEqual(model.requests.length, 3, 'requests to the model (tool calls, the refused call, the final answer)');
-		const results = toolResults(model.requests[1]);
-		assertEqual(results.map((r) => r.tool_call_id), ['call_acq_1001', 'call_acq_1002', 'call_todo_1001', 'call_todo_1002'], 'tool results, one per call');
-		for (const r of results) assert(!r.content.includes('null'), `tool result without null fields: ${r.content}`);
-		const todoResult = JSON.parse(results.find((r) => r.tool_call_id === 'call_todo_1001').content);
-		const todo1001 = state.todos.find((t) => t.asset_id === 1001);
-		assertEqual(todoResult[0].todo.id, todo1001.id, 'the to-do id the agent got back is the sandbox record');
-		const acquisitionResult = JSON.parse(results.find((r) => r.tool_call_id === 'call_acq_1001').content);
-		assert(acquisitionResult[0].asset_id === 1001 && acquisitionResult[0].asset_event_ids.length > 0, `acquisition result: ${JSON.stringify(acquisitionResult)}`);
+			// The tool results went back compact (no null fields), with the IDs the sandbox created.
+			assertEqual(
+				model.requests.length,
+				3,
+				'requests to the model (tool calls, the refused call, the final answer)',
+			);
+			const results = toolResults(model.requests[1]);
+			assertEqual(
+				results.map((r) => r.tool_call_id),
+				['call_acq_1001', 'call_acq_1002', 'call_todo_1001', 'call_todo_1002'],
+				'tool results, one per call',
+			);
+			for (const r of results)
+				assert(!r.content.includes('null'), `tool result without null fields: ${r.content}`);
+			const todoResult = JSON.parse(
+				results.find((r) => r.tool_call_id === 'call_todo_1001').content,
+			);
+			const todo1001 = state.todos.find((t) => t.asset_id === 1001);
+			assertEqual(
+				todoResult[0].todo.id,
+				todo1001.id,
+				'the to-do id the agent got back is the sandbox record',
+			);
+			const acquisitionResult = JSON.parse(
+				results.find((r) => r.tool_call_id === 'call_acq_1001').content,
+			);
+			assert(
+				acquisitionResult[0].asset_id === 1001 && acquisitionResult[0].asset_event_ids.length > 0,
+				`acquisition result: ${JSON.stringify(acquisitionResult)}`,
+			);
 
-		// The refused call: a short error naming the field, returned to the agent; nothing was sent.
-		const refused = toolResults(model.requests[2]).at(-1);
-		assertEqual(refused.tool_call_id, 'call_acq_1003', 'the refused call');
-		const refusedError = JSON.parse(refused.content)[0].error;
-		assertEqual(refusedError, 'Price must have at most two decimal places, got 189.999 [item 0]', 'the error the agent got for the bad price');
-		assertEqual(toolOutput(runData[ACQUISITION_TOOL][2]).error, refusedError, 'the refused run logs the same error');
+			// The refused call: a short error naming the field, returned to the agent; nothing was sent.
+			const refused = toolResults(model.requests[2]).at(-1);
+			assertEqual(refused.tool_call_id, 'call_acq_1003', 'the refused call');
+			const refusedError = JSON.parse(refused.content)[0].error;
+			assertEqual(
+				refusedError,
+				'Price must have at most two decimal places, got 189.999 [item 0]',
+				'the error the agent got for the bad price',
+			);
+			assertEqual(
+				toolOutput(runData[ACQUISITION_TOOL][2]).error,
+				refusedError,
+				'the refused run logs the same error',
+			);
 
-		// The final answer carries the tool results.
-		const answer = runData['AI Agent'].at(-1).data.main[0][0].json.output;
-		assertEqual(answer, finalAnswer(toolResults(model.requests[2])), "the agent's final answer");
-		assert(answer.includes(`"id":${todo1001.id}`) && answer.includes('Price must have at most two decimal places'), `answer with the results: ${answer}`);
-		assertEqual(model.unexpected, [], 'requests the scripted model did not expect');
-	});
+			// The final answer carries the tool results.
+			const answer = runData['AI Agent'].at(-1).data.main[0][0].json.output;
+			assertEqual(answer, finalAnswer(toolResults(model.requests[2])), "the agent's final answer");
+			assert(
+				answer.includes(`"id":${todo1001.id}`) &&
+					answer.includes('Price must have at most two decimal places'),
+				`answer with the results: ${answer}`,
+			);
+			assertEqual(model.unexpected, [], 'requests the scripted model did not expect');
+		},
+	);
 
 	/** Runs an agent workflow whose acquisition tool has Retry On Fail, the model calling it once. */
 	const runRetryOnFail = async (workflow) => {
@@ -210,15 +347,30 @@ export async function agent({ n8n, sandbox, api, model, screenshotDir, skipBrows
 		model.script = retryScript;
 		return await withFreshKeysFailingOnce(sandbox, async () => {
 			const { executionId, runData } = await runAgent(api, workflow);
-			return { executionId, runData, requests: (await sandbox.requests()).filter((r) => r.operation) };
+			return {
+				executionId,
+				runData,
+				requests: (await sandbox.requests()).filter((r) => r.operation),
+			};
 		});
 	};
 	const retriedPath = '/api/v1/assets/1004/acquisitions';
-	const retriedBody = { event_type_id: PURCHASE_EVENT_TYPE, event_date: '2026-11-02T00:00:00+00:00', description: 'Order PO-7731', price: 899.5 };
+	const retriedBody = {
+		event_type_id: PURCHASE_EVENT_TYPE,
+		event_date: '2026-11-02T00:00:00+00:00',
+		description: 'Order PO-7731',
+		price: 899.5,
+	};
 
 	await check('agent: Retry On Fail on the tool resends the same Idempotency-Key', async () => {
 		const { executionId, runData, requests } = await runRetryOnFail(retryWf);
-		const key = derivedKey({ instanceId, workflowId: retryWf.id, executionId, nodeId: nodeId(ACQUISITION_TOOL), runIndex: 0 });
+		const key = derivedKey({
+			instanceId,
+			workflowId: retryWf.id,
+			executionId,
+			nodeId: nodeId(ACQUISITION_TOOL),
+			runIndex: 0,
+		});
 		assertEqual(
 			requests.map((r) => [r.path, r.body, r.status, r.key]),
 			[
@@ -227,40 +379,73 @@ export async function agent({ n8n, sandbox, api, model, screenshotDir, skipBrows
 			],
 			'the try and its retry: same key (run index 0), applied once',
 		);
-		assertEqual(runData[ACQUISITION_TOOL].length, 1, 'Retry On Fail reran the tool call in the same run');
+		assertEqual(
+			runData[ACQUISITION_TOOL].length,
+			1,
+			'Retry On Fail reran the tool call in the same run',
+		);
 		assertEqual((await sandbox.state()).counters?.faults?.serverError, 1, 'one injected 503');
-		assertEqual(toolOutput(runData[ACQUISITION_TOOL][0]).asset_id, 1004, 'the call succeeded on its retry');
+		assertEqual(
+			toolOutput(runData[ACQUISITION_TOOL][0]).asset_id,
+			1004,
+			'the call succeeded on its retry',
+		);
 	});
 
-	await check('agent: AI Agent 2.2 calls the tool in-process; Retry On Fail (a new run per try) keeps the key', async () => {
-		const { executionId, runData, requests } = await runRetryOnFail(inProcessRetryWf);
-		const key = toolCallKey({ instanceId, workflowId: inProcessRetryWf.id, executionId, nodeId: nodeId(ACQUISITION_TOOL), path: retriedPath, body: retriedBody });
-		assertEqual(
-			requests.map((r) => [r.path, r.body, r.status, r.key]),
-			[
-				[retriedPath, retriedBody, 503, key],
-				[retriedPath, retriedBody, 201, key],
-			],
-			'the try and its retry: the key of the call, applied once',
-		);
-		// Here n8n logs each try as a run of its own (run indexes 0 and 1): a key from the run index
-		// would have changed between the try and its retry.
-		assertEqual(runData[ACQUISITION_TOOL].map((r) => r.executionStatus), ['error', 'success'], 'the tool runs n8n logged: one per try');
-		assertEqual((await sandbox.state()).acquisitions.length, 1, 'one acquisition');
-		const answer = runData['AI Agent'].at(-1).data.main[0][0].json.output;
-		assert(answer.includes('"asset_id":1004'), `the agent's answer carries the result: ${answer}`);
-	});
+	await check(
+		'agent: AI Agent 2.2 calls the tool in-process; Retry On Fail (a new run per try) keeps the key',
+		async () => {
+			const { executionId, runData, requests } = await runRetryOnFail(inProcessRetryWf);
+			const key = toolCallKey({
+				instanceId,
+				workflowId: inProcessRetryWf.id,
+				executionId,
+				nodeId: nodeId(ACQUISITION_TOOL),
+				path: retriedPath,
+				body: retriedBody,
+			});
+			assertEqual(
+				requests.map((r) => [r.path, r.body, r.status, r.key]),
+				[
+					[retriedPath, retriedBody, 503, key],
+					[retriedPath, retriedBody, 201, key],
+				],
+				'the try and its retry: the key of the call, applied once',
+			);
+			// Here n8n logs each try as a run of its own (run indexes 0 and 1): a key from the run index
+			// would have changed between the try and its retry.
+			assertEqual(
+				runData[ACQUISITION_TOOL].map((r) => r.executionStatus),
+				['error', 'success'],
+				'the tool runs n8n logged: one per try',
+			);
+			assertEqual((await sandbox.state()).acquisitions.length, 1, 'one acquisition');
+			const answer = runData['AI Agent'].at(-1).data.main[0][0].json.output;
+			assert(
+				answer.includes('"asset_id":1004'),
+				`the agent's answer carries the result: ${answer}`,
+			);
+		},
+	);
 
 	if (skipBrowser) return;
 	await check('editor: the purchase e-mail agent workflow, screenshot', async () => {
 		fs.mkdirSync(screenshotDir, { recursive: true });
 		await withSignedInPage(n8n.baseUrl, 'agent-editor-failure', async (page) => {
 			await openWorkflow(page, n8n.baseUrl, purchaseWf.id);
-			const names = await page.$$eval('[data-test-id="canvas-node"]', (els) => els.map((e) => e.getAttribute('data-node-name')));
-			for (const n of ['AI Agent', 'OpenAI Chat Model', ACQUISITION_TOOL, TODO_TOOL]) assert(names.includes(n), `canvas shows node "${n}" (has ${names.join(', ')})`);
+			const names = await page.$$eval('[data-test-id="canvas-node"]', (els) =>
+				els.map((e) => e.getAttribute('data-node-name')),
+			);
+			for (const n of ['AI Agent', 'OpenAI Chat Model', ACQUISITION_TOOL, TODO_TOOL])
+				assert(names.includes(n), `canvas shows node "${n}" (has ${names.join(', ')})`);
 			await page.screenshot({ path: path.join(screenshotDir, 'agent-workflow.png') });
 			await openNode(page, ACQUISITION_TOOL);
-			await assertTextsVisible(page, '[data-test-id="ndv"] [data-test-id="node-parameters"]', ['Asset ID', 'Event Type ID'], `tool node "${ACQUISITION_TOOL}"`);
+			await assertTextsVisible(
+				page,
+				'[data-test-id="ndv"] [data-test-id="node-parameters"]',
+				['Asset ID', 'Event Type ID'],
+				`tool node "${ACQUISITION_TOOL}"`,
+			);
 			await page.screenshot({ path: path.join(screenshotDir, 'agent-tool.png') });
 			await closeNode(page);
 		});

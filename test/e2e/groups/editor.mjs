@@ -2,7 +2,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { assertTextsVisible, closeNode, openNode, openWorkflow, withSignedInPage } from '../lib/editor.mjs';
+import {
+	assertTextsVisible,
+	closeNode,
+	openNode,
+	openWorkflow,
+	withSignedInPage,
+} from '../lib/editor.mjs';
 import { assert } from '../lib/util.mjs';
 import * as W from '../lib/workflows.mjs';
 
@@ -12,18 +18,34 @@ export async function editor({ n8n, screenshotDir: SCREENSHOT_DIR }, check) {
 		await withSignedInPage(n8n.baseUrl, 'editor-failure', async (page) => {
 			const wf = W.editorWorkflow();
 			await openWorkflow(page, n8n.baseUrl, wf.id);
-			const names = await page.$$eval('[data-test-id="canvas-node"]', (els) => els.map((e) => e.getAttribute('data-node-name')));
-			for (const n of ['Create To-Do', 'Update Billing', 'Record Acquisition']) assert(names.includes(n), `canvas shows node "${n}" (has ${names.join(', ')})`);
+			const names = await page.$$eval('[data-test-id="canvas-node"]', (els) =>
+				els.map((e) => e.getAttribute('data-node-name')),
+			);
+			for (const n of ['Create To-Do', 'Update Billing', 'Record Acquisition'])
+				assert(names.includes(n), `canvas shows node "${n}" (has ${names.join(', ')})`);
 			await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'workflow.png') });
 
 			const forms = [
-				['Create To-Do', 'create-todo.png', ['Credential', 'Resource', 'Operation', 'Asset ID', 'Name']],
-				['Update Billing', 'update-billing.png', ['Subscription ID', 'Price Model', 'Cost', 'Billing Frequency', 'License Count']],
+				[
+					'Create To-Do',
+					'create-todo.png',
+					['Credential', 'Resource', 'Operation', 'Asset ID', 'Name'],
+				],
+				[
+					'Update Billing',
+					'update-billing.png',
+					['Subscription ID', 'Price Model', 'Cost', 'Billing Frequency', 'License Count'],
+				],
 				['Record Acquisition', 'record-acquisition.png', ['Asset ID', 'Event Type ID']],
 			];
 			for (const [node, file, labels] of forms) {
 				await openNode(page, node);
-				await assertTextsVisible(page, '[data-test-id="ndv"] [data-test-id="node-parameters"]', labels, `node "${node}"`);
+				await assertTextsVisible(
+					page,
+					'[data-test-id="ndv"] [data-test-id="node-parameters"]',
+					labels,
+					`node "${node}"`,
+				);
 				await page.screenshot({ path: path.join(SCREENSHOT_DIR, file) });
 				await closeNode(page);
 			}
@@ -31,7 +53,12 @@ export async function editor({ n8n, screenshotDir: SCREENSHOT_DIR }, check) {
 			await page.goto(`${n8n.baseUrl}/home/credentials/${W.CREDENTIAL.id}`);
 			await page.waitForSelector('[data-test-id="editCredential-modal"]', { timeout: 30_000 });
 			await page.waitForTimeout(800);
-			await assertTextsVisible(page, '[data-test-id="editCredential-modal"]', ['Base URL', 'API Token'], 'credential "Inventory sandbox"');
+			await assertTextsVisible(
+				page,
+				'[data-test-id="editCredential-modal"]',
+				['Base URL', 'API Token'],
+				'credential "Inventory sandbox"',
+			);
 			await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'credential.png') });
 		});
 	});

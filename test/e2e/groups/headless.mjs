@@ -1,6 +1,14 @@
 // Headless group: workflows imported with the n8n CLI and run with `n8n execute --id`, asserted on
 // the JSON result and on what the sandbox received.
-import { applied, assertDistinct, executeOk, lastSeq, outputItems, requestsSince, runOf } from '../lib/checks.mjs';
+import {
+	applied,
+	assertDistinct,
+	executeOk,
+	lastSeq,
+	outputItems,
+	requestsSince,
+	runOf,
+} from '../lib/checks.mjs';
 import { API_TOKEN } from '../lib/sandbox.mjs';
 import { assert, assertEqual } from '../lib/util.mjs';
 import * as W from '../lib/workflows.mjs';
@@ -12,8 +20,16 @@ export async function headless({ n8n, sandbox }, check) {
 		const r1 = await executeOk(n8n, wf.id);
 		const out = outputItems(runOf(r1, 'Create To-Do')[0]);
 		assertEqual(out.length, 2, 'output items');
-		assertEqual(out.map((o) => o.todo?.name), ['Tag and label', 'Replace battery'], 'to-do names in the output');
-		assertEqual(out.map((o) => o.asset_id), [1001, 1002], 'asset ids in the output');
+		assertEqual(
+			out.map((o) => o.todo?.name),
+			['Tag and label', 'Replace battery'],
+			'to-do names in the output',
+		);
+		assertEqual(
+			out.map((o) => o.asset_id),
+			[1001, 1002],
+			'asset ids in the output',
+		);
 		assertEqual(out[0].todo.due_date, '2026-12-31', 'due_date');
 		assertEqual(out[0].todo.assigned_to, 102, 'assigned_to');
 		let state = await sandbox.state();
@@ -25,7 +41,11 @@ export async function headless({ n8n, sandbox }, check) {
 		const seq = await lastSeq(sandbox);
 		await executeOk(n8n, wf.id);
 		state = await sandbox.state();
-		assertEqual(state.todos.length, 4, 'to-dos after running the same workflow again (a new execution creates new records)');
+		assertEqual(
+			state.todos.length,
+			4,
+			'to-dos after running the same workflow again (a new execution creates new records)',
+		);
 		const secondKeys = applied(await requestsSince(sandbox, seq)).map((r) => r.key);
 		assertEqual(secondKeys.length, 2, 'applied requests of the second execution');
 		assertDistinct([...firstKeys, ...secondKeys], 'keys across the two executions');
@@ -45,7 +65,11 @@ export async function headless({ n8n, sandbox }, check) {
 		const state = await sandbox.state();
 		assertEqual(state.billingChanges.length, 1, 'billing changes in the sandbox');
 		const sub = state.subscriptions.find((s) => s.id === 2002);
-		assertEqual([sub.price_model, sub.cost, sub.billing_frequency, sub.license_count], ['per_license', '12.50', 'Quarterly', 30], 'subscription 2002 in the sandbox');
+		assertEqual(
+			[sub.price_model, sub.cost, sub.billing_frequency, sub.license_count],
+			['per_license', '12.50', 'Quarterly', 30],
+			'subscription 2002 in the sandbox',
+		);
 	});
 
 	await check('headless: recordAcquisition (purchase; lease with custom fields)', async () => {
@@ -59,10 +83,21 @@ export async function headless({ n8n, sandbox }, check) {
 		assertEqual(state.acquisitions.length, 2, 'acquisitions in the sandbox');
 		const p = state.acquisitions.find((a) => a.asset_id === 1003);
 		const l = state.acquisitions.find((a) => a.asset_id === 1004);
-		assertEqual([p.event_type_id, p.acquired_from, p.cost, p.price], [301, 'ACME Reseller', '999.99', '999.99'], 'purchase record');
-		assertEqual([l.event_type_id, l.payment, l.billing_frequency, l.number_of_payments], [302, '100.00', 'monthly', 24], 'lease record');
+		assertEqual(
+			[p.event_type_id, p.acquired_from, p.cost, p.price],
+			[301, 'ACME Reseller', '999.99', '999.99'],
+			'purchase record',
+		);
+		assertEqual(
+			[l.event_type_id, l.payment, l.billing_frequency, l.number_of_payments],
+			[302, '100.00', 'monthly', 24],
+			'lease record',
+		);
 		assertEqual(l.field_values, { 401: 'LC-2026-001', 402: 4021 }, 'lease custom field values');
-		assertDistinct(state.acquisitions.map((a) => a.idempotency_key), 'keys of the two nodes');
+		assertDistinct(
+			state.acquisitions.map((a) => a.idempotency_key),
+			'keys of the two nodes',
+		);
 	});
 
 	await check('headless: error output (On Error: Continue using error output)', async () => {
@@ -71,12 +106,26 @@ export async function headless({ n8n, sandbox }, check) {
 		const [run] = runOf(r, 'Create To-Do');
 		const ok = outputItems(run, 0);
 		const bad = outputItems(run, 1);
-		assertEqual(ok.map((o) => o.asset_id), [1005, 1006], 'items on the success output');
+		assertEqual(
+			ok.map((o) => o.asset_id),
+			[1005, 1006],
+			'items on the success output',
+		);
 		assertEqual(bad.length, 1, 'items on the error output');
-		assert(typeof bad[0].error === 'string' || typeof bad[0].error === 'object', `the error item carries an error: ${JSON.stringify(bad[0])}`);
-		assert(!JSON.stringify(bad[0]).includes(API_TOKEN), 'the API token must not appear in the error item');
+		assert(
+			typeof bad[0].error === 'string' || typeof bad[0].error === 'object',
+			`the error item carries an error: ${JSON.stringify(bad[0])}`,
+		);
+		assert(
+			!JSON.stringify(bad[0]).includes(API_TOKEN),
+			'the API token must not appear in the error item',
+		);
 		const pairs = (run.data.main[1] ?? []).map((i) => i.pairedItem);
-		assertEqual(JSON.stringify(pairs).includes('"item":1'), true, `the error item is paired with input item 1 (${JSON.stringify(pairs)})`);
+		assertEqual(
+			JSON.stringify(pairs).includes('"item":1'),
+			true,
+			`the error item is paired with input item 1 (${JSON.stringify(pairs)})`,
+		);
 		assertEqual(outputItems(runOf(r, 'Succeeded')[0]).length, 2, 'Succeeded node items');
 		assertEqual(outputItems(runOf(r, 'Failed')[0]).length, 1, 'Failed node items');
 		const state = await sandbox.state();
@@ -89,7 +138,11 @@ export async function headless({ n8n, sandbox }, check) {
 		const runs = runOf(r, 'Create To-Do');
 		assertEqual(runs.length, 2, 'runs of the Inventory node');
 		const state = await sandbox.state();
-		assertEqual(state.todos.map((t) => t.name), ['Loop run 1', 'Loop run 2'], 'to-dos in the sandbox (each once)');
+		assertEqual(
+			state.todos.map((t) => t.name),
+			['Loop run 1', 'Loop run 2'],
+			'to-dos in the sandbox (each once)',
+		);
 		const keys = applied(await requestsSince(sandbox, 0)).map((r) => r.key);
 		assertEqual(keys.length, 2, 'applied requests');
 		assertDistinct(keys, 'keys of run 0 and run 1 (same item index)');

@@ -7,7 +7,9 @@ let updated = false;
 /** apt-get install -y <packages> (one `apt-get update` per run); `what` names them in errors. */
 export async function aptInstall(packages, { what = packages.join(' '), recommends = false } = {}) {
 	if (process.getuid?.() !== 0) {
-		throw new Error(`${what} is missing and this is not root: install it (sudo apt-get install -y ${packages.join(' ')})`);
+		throw new Error(
+			`${what} is missing and this is not root: install it (sudo apt-get install -y ${packages.join(' ')})`,
+		);
 	}
 	log(`installing ${packages.join(' ')} with apt-get`);
 	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
@@ -15,5 +17,9 @@ export async function aptInstall(packages, { what = packages.join(' '), recommen
 		await mustRun('apt-get', ['update'], { env, timeoutMs: 5 * 60_000 });
 		updated = true;
 	}
-	await mustRun('apt-get', ['install', '-y', ...(recommends ? [] : ['--no-install-recommends']), ...packages], { env, timeoutMs: 10 * 60_000 });
+	await mustRun(
+		'apt-get',
+		['install', '-y', ...(recommends ? [] : ['--no-install-recommends']), ...packages],
+		{ env, timeoutMs: 10 * 60_000 },
+	);
 }

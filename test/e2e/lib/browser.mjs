@@ -10,7 +10,8 @@ export const CHROMIUM = process.env.E2E_CHROMIUM ?? '/usr/bin/chromium';
 export async function ensureChromium() {
 	if (fs.existsSync(CHROMIUM)) return { installed: false };
 	await aptInstall(['chromium'], { what: `${CHROMIUM} (or set E2E_CHROMIUM)` });
-	if (!fs.existsSync(CHROMIUM)) throw new Error(`apt-get install chromium did not provide ${CHROMIUM}`);
+	if (!fs.existsSync(CHROMIUM))
+		throw new Error(`apt-get install chromium did not provide ${CHROMIUM}`);
 	return { installed: true };
 }
 

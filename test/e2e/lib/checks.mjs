@@ -12,7 +12,8 @@ export async function lastSeq(sandbox) {
 }
 
 /** Applied (fresh, 2xx, not replayed) requests. */
-export const applied = (reqs) => reqs.filter((r) => r.status >= 200 && r.status < 300 && !r.replayed);
+export const applied = (reqs) =>
+	reqs.filter((r) => r.status >= 200 && r.status < 300 && !r.replayed);
 
 export function assertDistinct(list, what) {
 	assertEqual(new Set(list).size, list.length, `${what} must be distinct (${list.join(', ')})`);
@@ -20,7 +21,10 @@ export function assertDistinct(list, what) {
 
 export function runOf(result, nodeName) {
 	const runs = result.json?.data?.resultData?.runData?.[nodeName];
-	assert(Array.isArray(runs) && runs.length > 0, `no run data for node "${nodeName}" in the execute output`);
+	assert(
+		Array.isArray(runs) && runs.length > 0,
+		`no run data for node "${nodeName}" in the execute output`,
+	);
 	return runs;
 }
 
@@ -32,10 +36,22 @@ export async function executeOk(n8n, workflowId) {
 	const r = await n8n.execute(workflowId);
 	// Seen once in CI: n8n 2.40's CLI printed its complete, successful result and then died by a signal
 	// on its way out. The result is what is checked (with the sandbox's records); the signal is reported.
-	const finishedThenSignalled = r.code === null && r.json?.finished === true && r.json?.status === 'success';
-	if (finishedThenSignalled) log(`n8n execute --id=${workflowId}: complete result, then the CLI ended by ${r.signal}`);
-	else assert(r.code === 0, `n8n execute --id=${workflowId} exited ${r.code ?? r.signal}\n${r.stdout.slice(-4000)}\n${r.stderr.slice(-2000)}`);
-	assert(r.json?.data?.resultData, `n8n execute --id=${workflowId}: no JSON result\n${r.stdout.slice(-2000)}`);
-	assert(!r.json.data.resultData.error, `workflow ${workflowId} failed: ${String(JSON.stringify(r.json.data.resultData.error)).slice(0, 1500)}`);
+	const finishedThenSignalled =
+		r.code === null && r.json?.finished === true && r.json?.status === 'success';
+	if (finishedThenSignalled)
+		log(`n8n execute --id=${workflowId}: complete result, then the CLI ended by ${r.signal}`);
+	else
+		assert(
+			r.code === 0,
+			`n8n execute --id=${workflowId} exited ${r.code ?? r.signal}\n${r.stdout.slice(-4000)}\n${r.stderr.slice(-2000)}`,
+		);
+	assert(
+		r.json?.data?.resultData,
+		`n8n execute --id=${workflowId}: no JSON result\n${r.stdout.slice(-2000)}`,
+	);
+	assert(
+		!r.json.data.resultData.error,
+		`workflow ${workflowId} failed: ${String(JSON.stringify(r.json.data.resultData.error)).slice(0, 1500)}`,
+	);
 	return r;
 }

@@ -24,26 +24,42 @@ export async function openWorkflow(page, baseUrl, workflowId) {
 
 export async function openNode(page, nodeName) {
 	await page.dblclick(`[data-test-id="canvas-node"][data-node-name="${nodeName}"]`);
-	await page.waitForSelector('[data-test-id="ndv"] [data-test-id="node-parameters"]', { timeout: 30_000 });
+	await page.waitForSelector('[data-test-id="ndv"] [data-test-id="node-parameters"]', {
+		timeout: 30_000,
+	});
 	await page.waitForTimeout(500);
 }
 
 export async function closeNode(page) {
 	await page.click('[data-test-id="ndv-close-button"]');
-	await page.waitForSelector('[data-test-id="ndv"] [data-test-id="node-parameters"]', { state: 'detached', timeout: 15_000 });
+	await page.waitForSelector('[data-test-id="ndv"] [data-test-id="node-parameters"]', {
+		state: 'detached',
+		timeout: 15_000,
+	});
 }
 
 /** Labels shown in a container (parameter display names), trimmed, without required markers. */
 export async function visibleLabels(page, containerSelector) {
-	return await page.$$eval(`${containerSelector} label, ${containerSelector} [data-test-id="input-label"]`, (els) =>
-		[...new Set(els.filter((e) => e.offsetParent !== null).map((e) => e.innerText.replace(/\*/g, '').trim()))].filter(Boolean),
+	return await page.$$eval(
+		`${containerSelector} label, ${containerSelector} [data-test-id="input-label"]`,
+		(els) =>
+			[
+				...new Set(
+					els
+						.filter((e) => e.offsetParent !== null)
+						.map((e) => e.innerText.replace(/\*/g, '').trim()),
+				),
+			].filter(Boolean),
 	);
 }
 
 export async function assertTextsVisible(page, containerSelector, texts, what) {
 	const text = await page.$eval(containerSelector, (e) => e.innerText);
 	const missing = texts.filter((t) => !text.includes(t));
-	assert(missing.length === 0, `${what}: not visible: ${missing.join(', ')}\n--- visible text ---\n${text.slice(0, 2000)}`);
+	assert(
+		missing.length === 0,
+		`${what}: not visible: ${missing.join(', ')}\n--- visible text ---\n${text.slice(0, 2000)}`,
+	);
 }
 
 /**

@@ -28,7 +28,10 @@ const FLAVORS = {
 
 export const HOST_FLAVOR = process.env.E2E_HOST ?? 'n8n2';
 const flavor = FLAVORS[HOST_FLAVOR];
-if (!flavor) throw new Error(`E2E_HOST must be one of ${Object.keys(FLAVORS).join(', ')} (got ${HOST_FLAVOR})`);
+if (!flavor)
+	throw new Error(
+		`E2E_HOST must be one of ${Object.keys(FLAVORS).join(', ')} (got ${HOST_FLAVOR})`,
+	);
 
 export const HOST_DIR = path.join(E2E_DIR, flavor.dir);
 const TEMPLATE_DIR = path.join(E2E_DIR, flavor.template);
@@ -48,7 +51,9 @@ function templateHash() {
 }
 
 export function hostVersion() {
-	return JSON.parse(fs.readFileSync(path.join(HOST_DIR, 'node_modules', 'n8n', 'package.json'), 'utf8')).version;
+	return JSON.parse(
+		fs.readFileSync(path.join(HOST_DIR, 'node_modules', 'n8n', 'package.json'), 'utf8'),
+	).version;
 }
 
 /** Environment for commands that build or run against the host's Node (native addons included). */
@@ -68,7 +73,9 @@ function isInstalled(hash) {
 			stamp.hash === hash &&
 			fs.existsSync(HOST_NODE) &&
 			fs.existsSync(N8N_BIN) &&
-			fs.existsSync(path.join(HOST_DIR, 'node_modules', 'sqlite3', 'build', 'Release', 'node_sqlite3.node'))
+			fs.existsSync(
+				path.join(HOST_DIR, 'node_modules', 'sqlite3', 'build', 'Release', 'node_sqlite3.node'),
+			)
 		);
 	} catch {
 		return false;
@@ -94,22 +101,37 @@ export async function ensureHost({ force = false } = {}) {
 	// install without scripts, then build only the native addons n8n needs, against the host's Node.
 	// (`npm ci` can refuse this lock because of other-platform optional packages; `npm i` keeps it.)
 	log('installing n8n host (npm i --ignore-scripts) into', HOST_DIR);
-	await mustRun('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
-		cwd: HOST_DIR,
-		env: cleanEnv(),
-		timeoutMs: 15 * 60_000,
-	});
+	await mustRun(
+		'npm',
+		['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'],
+		{
+			cwd: HOST_DIR,
+			env: cleanEnv(),
+			timeoutMs: 15 * 60_000,
+		},
+	);
 	if (!fs.existsSync(HOST_NODE)) throw new Error(`the host's Node ${HOST_NODE} is missing`);
 	log(`rebuilding ${flavor.rebuild.join(' and ')} against the host's Node`);
-	await mustRun('npm', ['rebuild', ...flavor.rebuild, '--ignore-scripts=false', '--loglevel=error'], {
-		cwd: HOST_DIR,
-		env: hostNodeEnv(),
-		timeoutMs: 10 * 60_000,
-	});
+	await mustRun(
+		'npm',
+		['rebuild', ...flavor.rebuild, '--ignore-scripts=false', '--loglevel=error'],
+		{
+			cwd: HOST_DIR,
+			env: hostNodeEnv(),
+			timeoutMs: 10 * 60_000,
+		},
+	);
 	// Prove the addons load in the host's Node before stamping the install as good.
 	const check = flavor.rebuild.map((m) => `require('${m}');`).join(' ');
-	await mustRun(HOST_NODE, ['-e', `${check} console.log('ok')`], { cwd: HOST_DIR, env: cleanEnv(), timeoutMs: 60_000 });
+	await mustRun(HOST_NODE, ['-e', `${check} console.log('ok')`], {
+		cwd: HOST_DIR,
+		env: cleanEnv(),
+		timeoutMs: 60_000,
+	});
 	const version = hostVersion();
-	fs.writeFileSync(STAMP, JSON.stringify({ hash, version, installedAt: new Date().toISOString() }, null, 2));
+	fs.writeFileSync(
+		STAMP,
+		JSON.stringify({ hash, version, installedAt: new Date().toISOString() }, null, 2),
+	);
 	return { reused: false, version, ms: Date.now() - start };
 }

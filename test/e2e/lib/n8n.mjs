@@ -94,13 +94,19 @@ export class N8nInstance {
 			// Keep CLI commands from fighting the server for its port.
 			N8N_PORT: String(this.port ?? (await freePort())),
 		});
-		const r = await runCommand(HOST_NODE, [N8N_BIN, ...args], { env, cwd: this.userFolder, timeoutMs });
+		const r = await runCommand(HOST_NODE, [N8N_BIN, ...args], {
+			env,
+			cwd: this.userFolder,
+			timeoutMs,
+		});
 		fs.appendFileSync(
 			path.join(this.logDir, 'cli.log'),
 			`\n$ n8n ${args.join(' ')}\n(exit ${r.code ?? r.signal})\n${r.stdout}\n${r.stderr}\n`,
 		);
 		if (r.code !== 0 && !allowFailure) {
-			throw new Error(`n8n ${args.join(' ')} exited ${r.code}\n${r.stdout.slice(-3000)}\n${r.stderr.slice(-3000)}`);
+			throw new Error(
+				`n8n ${args.join(' ')} exited ${r.code}\n${r.stdout.slice(-3000)}\n${r.stderr.slice(-3000)}`,
+			);
 		}
 		return r;
 	}
@@ -121,13 +127,17 @@ export class N8nInstance {
 	async importWorkflows(workflows) {
 		const dir = path.join(this.userFolder, `workflows-${Date.now()}`);
 		fs.mkdirSync(dir, { recursive: true });
-		for (const wf of workflows) fs.writeFileSync(path.join(dir, `${wf.id}.json`), JSON.stringify(wf, null, 2));
+		for (const wf of workflows)
+			fs.writeFileSync(path.join(dir, `${wf.id}.json`), JSON.stringify(wf, null, 2));
 		await this.cli(['import:workflow', '--separate', `--input=${dir}`]);
 	}
 
 	/** `n8n execute --id --rawOutput`: {code, json} where json is the run's output (or null). */
 	async execute(workflowId) {
-		const r = await this.cli(['execute', `--id=${workflowId}`, '--rawOutput'], { allowFailure: true, logLevel: 'info' });
+		const r = await this.cli(['execute', `--id=${workflowId}`, '--rawOutput'], {
+			allowFailure: true,
+			logLevel: 'info',
+		});
 		let json = null;
 		try {
 			json = parseTrailingJson(r.stdout);
@@ -163,7 +173,8 @@ export class N8nInstance {
 			},
 			{ timeoutMs, intervalMs: 300 },
 		).catch((e) => {
-			if (this.server.exited) throw new Error(`n8n exited early (${this.server.exitCode}):\n${tail(logFile)}`);
+			if (this.server.exited)
+				throw new Error(`n8n exited early (${this.server.exitCode}):\n${tail(logFile)}`);
 			throw new Error(`${e.message}\n--- n8n log tail ---\n${tail(logFile)}`);
 		});
 		// /healthz answers before all REST controllers are mounted: wait until the routes a client
@@ -173,7 +184,13 @@ export class N8nInstance {
 			async () =>
 				(await fetch(`${this.baseUrl}/rest/settings`)).status !== 404 &&
 				(await fetch(`${this.baseUrl}/rest/login`)).status !== 404 &&
-				(await fetch(`${this.baseUrl}/rest/owner/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status !== 404,
+				(
+					await fetch(`${this.baseUrl}/rest/owner/setup`, {
+						method: 'POST',
+						headers: { 'content-type': 'application/json' },
+						body: '{}',
+					})
+				).status !== 404,
 			{ timeoutMs },
 		);
 		this.startMs = Date.now() - started;
@@ -255,8 +272,11 @@ export class RestClient {
 
 	/** Starts a saved workflow the way the editor's "Execute workflow" does; returns the execution id. */
 	async runManually(workflowId, triggerName) {
-		const r = await this.post(`/workflows/${workflowId}/run`, { triggerToStartFrom: { name: triggerName } });
-		if (!r?.executionId) throw new Error(`manual run of ${workflowId} returned no executionId: ${JSON.stringify(r)}`);
+		const r = await this.post(`/workflows/${workflowId}/run`, {
+			triggerToStartFrom: { name: triggerName },
+		});
+		if (!r?.executionId)
+			throw new Error(`manual run of ${workflowId} returned no executionId: ${JSON.stringify(r)}`);
 		return String(r.executionId);
 	}
 
@@ -281,7 +301,11 @@ export class RestClient {
 
 	/** What the editor's "Retry" does: POST /rest/executions/:id/retry ({loadWorkflow:true} = "with currently saved workflow"). */
 	async retry(id, { loadWorkflow } = {}) {
-		return await this.request('POST', `/executions/${id}/retry`, loadWorkflow ? { loadWorkflow: true } : {});
+		return await this.request(
+			'POST',
+			`/executions/${id}/retry`,
+			loadWorkflow ? { loadWorkflow: true } : {},
+		);
 	}
 }
 

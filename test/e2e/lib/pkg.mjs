@@ -6,7 +6,9 @@ import path from 'node:path';
 import { hostNodeEnv } from './host.mjs';
 import { REPO_DIR, WORK_DIR, cleanEnv, mustRun } from './util.mjs';
 
-export const PACKAGE_NAME = JSON.parse(fs.readFileSync(path.join(REPO_DIR, 'package.json'), 'utf8')).name;
+export const PACKAGE_NAME = JSON.parse(
+	fs.readFileSync(path.join(REPO_DIR, 'package.json'), 'utf8'),
+).name;
 
 /** `npm run build` (n8n-node build: tsc, then the icons into dist/). */
 export async function buildPackage() {
@@ -24,10 +26,14 @@ export async function packPackage() {
 	const dest = path.join(WORK_DIR, 'pack');
 	fs.rmSync(dest, { recursive: true, force: true });
 	fs.mkdirSync(dest, { recursive: true });
-	const r = await mustRun('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dest], {
-		cwd: REPO_DIR,
-		timeoutMs: 10 * 60_000,
-	});
+	const r = await mustRun(
+		'npm',
+		['pack', '--json', '--ignore-scripts', '--pack-destination', dest],
+		{
+			cwd: REPO_DIR,
+			timeoutMs: 10 * 60_000,
+		},
+	);
 	const info = JSON.parse(r.stdout.slice(r.stdout.indexOf('[')));
 	const tgz = path.join(dest, info[0].filename);
 	if (!fs.existsSync(tgz)) throw new Error(`npm pack did not write ${tgz}`);
@@ -40,7 +46,10 @@ export function linkIntoNodesFolder(nodesDir) {
 	fs.mkdirSync(path.dirname(link), { recursive: true });
 	fs.rmSync(link, { recursive: true, force: true });
 	fs.symlinkSync(REPO_DIR, link, 'dir');
-	recordInNodesPackage(nodesDir, JSON.parse(fs.readFileSync(path.join(REPO_DIR, 'package.json'), 'utf8')).version);
+	recordInNodesPackage(
+		nodesDir,
+		JSON.parse(fs.readFileSync(path.join(REPO_DIR, 'package.json'), 'utf8')).version,
+	);
 	return link;
 }
 
@@ -53,13 +62,21 @@ export function linkIntoNodesFolder(nodesDir) {
  * --ignore-scripts=true --package-lock=false` inside it, and record it in nodes/package.json.
  * mode 'npm' is the manual way of n8n's docs: `npm i <tgz>` in the nodes folder.
  */
-export async function installIntoNodesFolder(tgz, nodesDir, { mode = process.env.E2E_INSTALL_MODE ?? 'n8n' } = {}) {
+export async function installIntoNodesFolder(
+	tgz,
+	nodesDir,
+	{ mode = process.env.E2E_INSTALL_MODE ?? 'n8n' } = {},
+) {
 	fs.mkdirSync(nodesDir, { recursive: true });
 	if (mode === 'npm') {
 		recordInNodesPackage(nodesDir);
 		// As on a user's machine, with the Node that runs n8n: npm also installs the peer
 		// dependency n8n-workflow there, whose isolated-vm builds only against Node 24.
-		await mustRun('npm', ['install', tgz, '--no-audit', '--no-fund'], { cwd: nodesDir, env: hostNodeEnv(), timeoutMs: 10 * 60_000 });
+		await mustRun('npm', ['install', tgz, '--no-audit', '--no-fund'], {
+			cwd: nodesDir,
+			env: hostNodeEnv(),
+			timeoutMs: 10 * 60_000,
+		});
 		return path.join(nodesDir, 'node_modules', PACKAGE_NAME);
 	}
 	const pkgDir = path.join(nodesDir, 'node_modules', PACKAGE_NAME);
@@ -68,11 +85,20 @@ export async function installIntoNodesFolder(tgz, nodesDir, { mode = process.env
 	await mustRun('tar', ['-xzf', tgz, '-C', pkgDir, '--strip-components=1'], { timeoutMs: 60_000 });
 	const pj = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8'));
 	const kept = { ...pj };
-	for (const field of ['devDependencies', 'peerDependencies', 'optionalDependencies']) delete kept[field];
+	for (const field of ['devDependencies', 'peerDependencies', 'optionalDependencies'])
+		delete kept[field];
 	fs.writeFileSync(path.join(pkgDir, 'package.json'), JSON.stringify(kept, null, 2));
 	await mustRun(
 		'npm',
-		['install', '--audit=false', '--fund=false', '--bin-links=false', '--install-strategy=shallow', '--ignore-scripts=true', '--package-lock=false'],
+		[
+			'install',
+			'--audit=false',
+			'--fund=false',
+			'--bin-links=false',
+			'--install-strategy=shallow',
+			'--ignore-scripts=true',
+			'--package-lock=false',
+		],
 		{ cwd: pkgDir, env: cleanEnv(), timeoutMs: 10 * 60_000 },
 	);
 	recordInNodesPackage(nodesDir, pj.version);
@@ -85,6 +111,7 @@ function recordInNodesPackage(nodesDir, version) {
 	const nodesPkg = fs.existsSync(pkgJsonPath)
 		? JSON.parse(fs.readFileSync(pkgJsonPath, 'utf8'))
 		: { name: 'installed-nodes', private: true, dependencies: {} };
-	if (version) nodesPkg.dependencies = { ...(nodesPkg.dependencies ?? {}), [PACKAGE_NAME]: version };
+	if (version)
+		nodesPkg.dependencies = { ...(nodesPkg.dependencies ?? {}), [PACKAGE_NAME]: version };
 	fs.writeFileSync(pkgJsonPath, JSON.stringify(nodesPkg, null, 2));
 }

@@ -38,15 +38,23 @@ export class QueueN8nInstance extends N8nInstance {
 		const logFile = path.join(this.logDir, 'n8n-worker.log');
 		this.workerLog = logFile;
 		const started = Date.now();
-		this.server = spawnService(`n8n worker ${this.name}`, HOST_NODE, [N8N_BIN, 'worker', `--concurrency=${concurrency}`], {
-			env,
-			cwd: this.userFolder,
-			logFile,
-		});
+		this.server = spawnService(
+			`n8n worker ${this.name}`,
+			HOST_NODE,
+			[N8N_BIN, 'worker', `--concurrency=${concurrency}`],
+			{
+				env,
+				cwd: this.userFolder,
+				logFile,
+			},
+		);
 		await waitFor(
 			`n8n worker ${this.name} readiness on 127.0.0.1:${this.healthPort} (log: ${logFile})`,
 			async () => {
-				if (this.server.exited) throw new Error(`n8n worker ${this.name} exited (${this.server.exitCode}):\n${tail(logFile)}`);
+				if (this.server.exited)
+					throw new Error(
+						`n8n worker ${this.name} exited (${this.server.exitCode}):\n${tail(logFile)}`,
+					);
 				return (await fetch(`http://127.0.0.1:${this.healthPort}/healthz/readiness`)).ok;
 			},
 			{ timeoutMs, intervalMs: 300 },
@@ -99,7 +107,16 @@ function queueEnv({ redis, postgres, fastRecovery }) {
  * `mainPort`: main's port (default: a free one).
  * Returns {redis, postgres, main, workers, api, stop()}; the owner is set up and logged in.
  */
-export async function startQueueStack({ tgz, dir, workers = 2, concurrency = 1, fastRecovery = false, mainPort, steps, beforeStart }) {
+export async function startQueueStack({
+	tgz,
+	dir,
+	workers = 2,
+	concurrency = 1,
+	fastRecovery = false,
+	mainPort,
+	steps,
+	beforeStart,
+}) {
 	const stack = { workers: [] };
 	const step = (name, fn) => (steps ? steps.run(name, fn) : fn());
 	stack.stop = async () => {
@@ -108,7 +125,10 @@ export async function startQueueStack({ tgz, dir, workers = 2, concurrency = 1, 
 		await stack.redis?.stop().catch(() => {});
 		await stack.postgres?.stop().catch(() => {});
 	};
-	const { pgBin, installed } = await step('queue mode: redis-server and postgresql present or apt-get install', ensureServices);
+	const { pgBin, installed } = await step(
+		'queue mode: redis-server and postgresql present or apt-get install',
+		ensureServices,
+	);
 	if (installed.length) log(`installed with apt-get: ${installed.join(', ')}`);
 	await step('queue mode: start redis and postgres (own loopback ports)', async () => {
 		stack.redis = await new Redis().start({ dir: path.join(dir, 'redis') });
@@ -117,24 +137,38 @@ export async function startQueueStack({ tgz, dir, workers = 2, concurrency = 1, 
 	});
 	const sharedEnv = queueEnv({ redis: stack.redis, postgres: stack.postgres, fastRecovery });
 	const names = ['main', ...Array.from({ length: workers }, (_, i) => `worker${i + 1}`)];
-	const instances = names.map((name) => new QueueN8nInstance({ name, userFolder: path.join(dir, name), sharedEnv }));
+	const instances = names.map(
+		(name) => new QueueN8nInstance({ name, userFolder: path.join(dir, name), sharedEnv }),
+	);
 	[stack.main, ...stack.workers] = instances;
-	await step(`queue mode: install the tarball into the .n8n/nodes of main and ${workers} workers`, async () => {
-		for (const n of instances) await installIntoNodesFolder(tgz, n.nodesDir);
-	});
-	if (beforeStart) await step('queue mode: n8n CLI import into the shared database', () => beforeStart(stack.main));
-	stack.api = await step('queue mode: main up (n8n start), owner set up and logged in', async () => {
-		stack.main.port = mainPort ?? (await freePort());
-		await stack.main.start();
-		const api = stack.main.api();
-		await api.setupOwnerAndLogin(OWNER);
-		log(`main at ${stack.main.baseUrl} (${fmtMs(stack.main.startMs)})`);
-		return api;
-	});
-	await step(`queue mode: ${workers} workers up (n8n worker --concurrency=${concurrency})`, async () => {
-		await Promise.all(stack.workers.map((w) => w.startWorker({ concurrency })));
-		log(stack.workers.map((w) => `${w.name} ready in ${fmtMs(w.startMs)}`).join(', '));
-	});
+	await step(
+		`queue mode: install the tarball into the .n8n/nodes of main and ${workers} workers`,
+		async () => {
+			for (const n of instances) await installIntoNodesFolder(tgz, n.nodesDir);
+		},
+	);
+	if (beforeStart)
+		await step('queue mode: n8n CLI import into the shared database', () =>
+			beforeStart(stack.main),
+		);
+	stack.api = await step(
+		'queue mode: main up (n8n start), owner set up and logged in',
+		async () => {
+			stack.main.port = mainPort ?? (await freePort());
+			await stack.main.start();
+			const api = stack.main.api();
+			await api.setupOwnerAndLogin(OWNER);
+			log(`main at ${stack.main.baseUrl} (${fmtMs(stack.main.startMs)})`);
+			return api;
+		},
+	);
+	await step(
+		`queue mode: ${workers} workers up (n8n worker --concurrency=${concurrency})`,
+		async () => {
+			await Promise.all(stack.workers.map((w) => w.startWorker({ concurrency })));
+			log(stack.workers.map((w) => `${w.name} ready in ${fmtMs(w.startMs)}`).join(', '));
+		},
+	);
 	return stack;
 }
 
@@ -156,9 +190,22 @@ function webhookWorkflow({ id, name, path: webhookPath, webhookId, businessKey }
 				typeVersion: 2,
 				position: [0, 0],
 				webhookId,
-				parameters: { httpMethod: 'POST', path: webhookPath, responseMode: 'lastNode', responseData: 'firstEntryJson', options: {} },
+				parameters: {
+					httpMethod: 'POST',
+					path: webhookPath,
+					responseMode: 'lastNode',
+					responseData: 'firstEntryJson',
+					options: {},
+				},
 			},
-			{ id: 'split', name: 'Split Out', type: 'n8n-nodes-base.splitOut', typeVersion: 1, position: [220, 0], parameters: { fieldToSplitOut: 'body.items', options: {} } },
+			{
+				id: 'split',
+				name: 'Split Out',
+				type: 'n8n-nodes-base.splitOut',
+				typeVersion: 1,
+				position: [220, 0],
+				parameters: { fieldToSplitOut: 'body.items', options: {} },
+			},
 			W.inventoryNode({
 				id: WEBHOOK_NODE_ID,
 				name: 'Create To-Do',
@@ -170,7 +217,10 @@ function webhookWorkflow({ id, name, path: webhookPath, webhookId, businessKey }
 					name: '={{ $json.name }}',
 					additionalFields: {},
 					// Node retries off: a rate limit fails the execution at once (the retry scenario).
-					options: { maxRetries: 0, ...(businessKey ? { idempotencyKey: '={{ $json.orderId }}' } : {}) },
+					options: {
+						maxRetries: 0,
+						...(businessKey ? { idempotencyKey: '={{ $json.orderId }}' } : {}),
+					},
 				},
 			}),
 		],
@@ -180,7 +230,12 @@ function webhookWorkflow({ id, name, path: webhookPath, webhookId, businessKey }
 
 /** Derived keys (no Idempotency Key option): what the node does by default. */
 export const derivedKeyWebhookWorkflow = () =>
-	webhookWorkflow({ id: 'e2eWfQueueDerived', name: 'E2E queue: webhook, derived keys', path: 'inventory-derived', webhookId: 'a1b2c3d4-0000-4000-8000-00000000d001' });
+	webhookWorkflow({
+		id: 'e2eWfQueueDerived',
+		name: 'E2E queue: webhook, derived keys',
+		path: 'inventory-derived',
+		webhookId: 'a1b2c3d4-0000-4000-8000-00000000d001',
+	});
 
 /** The Idempotency Key option set from the input's business id (`orderId`). */
 export const businessKeyWebhookWorkflow = () =>
@@ -194,7 +249,11 @@ export const businessKeyWebhookWorkflow = () =>
 
 /** The items of one webhook call: `count` to-dos named `<batch>-<n>` on the sandbox's available assets 1001-1020. */
 export function batchItems(batch, count) {
-	return Array.from({ length: count }, (_, i) => ({ orderId: `${batch}-${i + 1}`, assetId: 1001 + (i % 20), name: `${batch}-${i + 1}` }));
+	return Array.from({ length: count }, (_, i) => ({
+		orderId: `${batch}-${i + 1}`,
+		assetId: 1001 + (i % 20),
+		name: `${batch}-${i + 1}`,
+	}));
 }
 
 /** POST to the production webhook; resolves {status, body, ms} (n8n answers once the execution ended). */
@@ -230,8 +289,17 @@ export async function listExecutions(api, workflowId) {
  * Inventory node does not run; it leaves one execution in the list.
  */
 export async function waitForWebhook(baseUrl, webhookPath) {
-	await waitFor(`production webhook POST /webhook/${webhookPath} registered`, async () => {
-		const r = await postWebhook(baseUrl, webhookPath, { batch: 'probe', items: [] }, { timeoutMs: 30_000 });
-		return r.status !== 404;
-	}, { timeoutMs: 60_000, intervalMs: 500 });
+	await waitFor(
+		`production webhook POST /webhook/${webhookPath} registered`,
+		async () => {
+			const r = await postWebhook(
+				baseUrl,
+				webhookPath,
+				{ batch: 'probe', items: [] },
+				{ timeoutMs: 30_000 },
+			);
+			return r.status !== 404;
+		},
+		{ timeoutMs: 60_000, intervalMs: 500 },
+	);
 }

@@ -4,13 +4,26 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import { TOKENS } from '../../fixtures/index.js';
-import { REPO_DIR, WORK_DIR, cleanEnv, freePort, mustRun, spawnService, stopService, tail, waitFor } from './util.mjs';
+import {
+	REPO_DIR,
+	WORK_DIR,
+	cleanEnv,
+	freePort,
+	mustRun,
+	spawnService,
+	stopService,
+	tail,
+	waitFor,
+} from './util.mjs';
 
 export const ADMIN_TOKEN = 'e2e-sandbox-admin';
 export const API_TOKEN = TOKENS.fullAccess;
 
 export async function buildSandbox() {
-	await mustRun('npx', ['--no-install', 'tsc', '-p', 'sandbox/tsconfig.json'], { cwd: REPO_DIR, timeoutMs: 5 * 60_000 });
+	await mustRun('npx', ['--no-install', 'tsc', '-p', 'sandbox/tsconfig.json'], {
+		cwd: REPO_DIR,
+		timeoutMs: 5 * 60_000,
+	});
 }
 
 /** The sandbox built from this checkout and started (options as for Sandbox.start). */
@@ -24,17 +37,24 @@ export class Sandbox {
 		this.port = port ?? (await freePort());
 		this.baseUrl = `http://127.0.0.1:${this.port}`;
 		const cli = path.join(REPO_DIR, 'sandbox', 'dist', 'cli.js');
-		if (!fs.existsSync(cli)) throw new Error(`${cli} missing: build the sandbox first (npm run build:sandbox)`);
+		if (!fs.existsSync(cli))
+			throw new Error(`${cli} missing: build the sandbox first (npm run build:sandbox)`);
 		logFile = logFile ?? path.join(WORK_DIR, `sandbox-${process.pid}.log`);
-		this.service = spawnService('sandbox', process.execPath, [cli, '--port', String(this.port), '--admin-token', ADMIN_TOKEN, '--quiet'], {
-			env: cleanEnv(),
-			cwd: REPO_DIR,
-			logFile,
-		});
+		this.service = spawnService(
+			'sandbox',
+			process.execPath,
+			[cli, '--port', String(this.port), '--admin-token', ADMIN_TOKEN, '--quiet'],
+			{
+				env: cleanEnv(),
+				cwd: REPO_DIR,
+				logFile,
+			},
+		);
 		await waitFor(
 			`sandbox health on ${this.baseUrl}`,
 			async () => {
-				if (this.service.exited) throw new Error(`sandbox exited (${this.service.exitCode}):\n${tail(logFile)}`);
+				if (this.service.exited)
+					throw new Error(`sandbox exited (${this.service.exitCode}):\n${tail(logFile)}`);
 				return (await fetch(`${this.baseUrl}/_sandbox/health`)).ok;
 			},
 			{ timeoutMs: 30_000, intervalMs: 100 },
@@ -53,7 +73,8 @@ export class Sandbox {
 			signal: AbortSignal.timeout(30_000),
 		});
 		const text = await res.text();
-		if (!res.ok) throw new Error(`sandbox ${method} /_sandbox${p} -> ${res.status}: ${text.slice(0, 500)}`);
+		if (!res.ok)
+			throw new Error(`sandbox ${method} /_sandbox${p} -> ${res.status}: ${text.slice(0, 500)}`);
 		return text ? JSON.parse(text) : undefined;
 	}
 

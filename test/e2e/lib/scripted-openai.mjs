@@ -12,7 +12,11 @@ import http from 'node:http';
 import { freePort } from './util.mjs';
 
 /** A tool call of the assistant's next message. */
-export const toolCall = (id, name, args) => ({ id, type: 'function', function: { name, arguments: JSON.stringify(args) } });
+export const toolCall = (id, name, args) => ({
+	id,
+	type: 'function',
+	function: { name, arguments: JSON.stringify(args) },
+});
 
 /** The `tool` messages the agent sent back so far (the tool results), in order. */
 export const toolResults = (request) => request.messages.filter((m) => m.role === 'tool');
@@ -20,7 +24,10 @@ export const toolResults = (request) => request.messages.filter((m) => m.role ==
 /** The name of the tool whose name starts with `prefix` (n8n derives tool names from node names). */
 export function toolNamed(request, prefix) {
 	const tool = (request.tools ?? []).find((t) => t.function?.name?.startsWith(prefix));
-	if (!tool) throw new Error(`no tool starting with "${prefix}" in the request (tools: ${(request.tools ?? []).map((t) => t.function?.name).join(', ')})`);
+	if (!tool)
+		throw new Error(
+			`no tool starting with "${prefix}" in the request (tools: ${(request.tools ?? []).map((t) => t.function?.name).join(', ')})`,
+		);
 	return tool.function.name;
 }
 
@@ -86,9 +93,24 @@ export class ScriptedChatModel {
 		const base = { id, created: Math.floor(Date.now() / 1000), model: request.model };
 		if (request.stream) {
 			res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-			const send = (body) => res.write(`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', ...body })}\n\n`);
+			const send = (body) =>
+				res.write(
+					`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', ...body })}\n\n`,
+				);
 			const toolCalls = message.tool_calls?.map((call, index) => ({ index, ...call }));
-			send({ choices: [{ index: 0, delta: { role: 'assistant', content: message.content ?? '', ...(toolCalls ? { tool_calls: toolCalls } : {}) }, finish_reason: null }] });
+			send({
+				choices: [
+					{
+						index: 0,
+						delta: {
+							role: 'assistant',
+							content: message.content ?? '',
+							...(toolCalls ? { tool_calls: toolCalls } : {}),
+						},
+						finish_reason: null,
+					},
+				],
+			});
 			send({ choices: [{ index: 0, delta: {}, finish_reason: finishReason }] });
 			send({ choices: [], usage });
 			res.end('data: [DONE]\n\n');
@@ -99,7 +121,17 @@ export class ScriptedChatModel {
 			JSON.stringify({
 				...base,
 				object: 'chat.completion',
-				choices: [{ index: 0, message: { role: 'assistant', content: message.content ?? null, ...(message.tool_calls ? { tool_calls: message.tool_calls } : {}) }, finish_reason: finishReason }],
+				choices: [
+					{
+						index: 0,
+						message: {
+							role: 'assistant',
+							content: message.content ?? null,
+							...(message.tool_calls ? { tool_calls: message.tool_calls } : {}),
+						},
+						finish_reason: finishReason,
+					},
+				],
 				usage,
 			}),
 		);

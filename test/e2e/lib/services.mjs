@@ -26,9 +26,13 @@ export async function ensureServices() {
 	if (!fs.existsSync(REDIS_SERVER)) missing.push('redis-server');
 	if (!postgresBinDir()) missing.push('postgresql');
 	if (missing.length) await aptInstall(missing);
-	if (!fs.existsSync(REDIS_SERVER)) throw new Error(`apt-get install redis-server did not provide ${REDIS_SERVER}`);
+	if (!fs.existsSync(REDIS_SERVER))
+		throw new Error(`apt-get install redis-server did not provide ${REDIS_SERVER}`);
 	const pgBin = postgresBinDir();
-	if (!pgBin) throw new Error('apt-get install postgresql did not provide /usr/lib/postgresql/<version>/bin/postgres');
+	if (!pgBin)
+		throw new Error(
+			'apt-get install postgresql did not provide /usr/lib/postgresql/<version>/bin/postgres',
+		);
 	return { installed: missing, pgBin };
 }
 
@@ -38,13 +42,33 @@ export class Redis {
 		this.host = '127.0.0.1';
 		fs.mkdirSync(dir, { recursive: true });
 		const logFile = path.join(dir, 'redis.log');
-		const args = ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no'];
-		this.service = spawnService('redis', REDIS_SERVER, args, { env: cleanEnv(), cwd: dir, logFile });
+		const args = [
+			'--port',
+			String(this.port),
+			'--bind',
+			'127.0.0.1',
+			'--save',
+			'',
+			'--appendonly',
+			'no',
+			'--dir',
+			dir,
+			'--daemonize',
+			'no',
+		];
+		this.service = spawnService('redis', REDIS_SERVER, args, {
+			env: cleanEnv(),
+			cwd: dir,
+			logFile,
+		});
 		await waitFor(
 			`redis-server on 127.0.0.1:${this.port}`,
 			async () => {
-				if (this.service.exited) throw new Error(`redis-server exited (${this.service.exitCode}):\n${tail(logFile)}`);
-				const r = await mustRun(REDIS_CLI, ['-h', '127.0.0.1', '-p', String(this.port), 'ping'], { timeoutMs: 5000 });
+				if (this.service.exited)
+					throw new Error(`redis-server exited (${this.service.exitCode}):\n${tail(logFile)}`);
+				const r = await mustRun(REDIS_CLI, ['-h', '127.0.0.1', '-p', String(this.port), 'ping'], {
+					timeoutMs: 5000,
+				});
 				return r.stdout.trim() === 'PONG';
 			},
 			{ timeoutMs: 30_000, intervalMs: 200 },
@@ -73,26 +97,51 @@ export class Postgres {
 		const asPostgres = process.getuid?.() === 0 ? ['runuser', '-u', 'postgres', '--'] : [];
 		if (asPostgres.length) await mustRun('chown', ['-R', 'postgres:postgres', dir]);
 		if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) {
-			const initdb = [...asPostgres, path.join(pgBin, 'initdb'), '-D', dataDir, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--no-sync'];
+			const initdb = [
+				...asPostgres,
+				path.join(pgBin, 'initdb'),
+				'-D',
+				dataDir,
+				'-U',
+				'postgres',
+				'--auth=trust',
+				'--encoding=UTF8',
+				'--no-sync',
+			];
 			await mustRun(initdb[0], initdb.slice(1), { env: cleanEnv(), timeoutMs: 120_000 });
 		}
 		const logFile = path.join(dir, 'postgres.log');
 		const server = [
 			...asPostgres,
 			path.join(pgBin, 'postgres'),
-			'-D', dataDir,
-			'-p', String(this.port),
-			'-k', dir,
-			'-c', 'listen_addresses=127.0.0.1',
-			'-c', 'fsync=off',
-			'-c', 'max_connections=100',
+			'-D',
+			dataDir,
+			'-p',
+			String(this.port),
+			'-k',
+			dir,
+			'-c',
+			'listen_addresses=127.0.0.1',
+			'-c',
+			'fsync=off',
+			'-c',
+			'max_connections=100',
 		];
-		this.service = spawnService('postgres', server[0], server.slice(1), { env: cleanEnv(), cwd: dir, logFile });
+		this.service = spawnService('postgres', server[0], server.slice(1), {
+			env: cleanEnv(),
+			cwd: dir,
+			logFile,
+		});
 		await waitFor(
 			`postgres on 127.0.0.1:${this.port}`,
 			async () => {
-				if (this.service.exited) throw new Error(`postgres exited (${this.service.exitCode}):\n${tail(logFile)}`);
-				const r = await mustRun(path.join(pgBin, 'pg_isready'), ['-h', '127.0.0.1', '-p', String(this.port)], { timeoutMs: 5000 }).catch(() => null);
+				if (this.service.exited)
+					throw new Error(`postgres exited (${this.service.exitCode}):\n${tail(logFile)}`);
+				const r = await mustRun(
+					path.join(pgBin, 'pg_isready'),
+					['-h', '127.0.0.1', '-p', String(this.port)],
+					{ timeoutMs: 5000 },
+				).catch(() => null);
 				return r !== null;
 			},
 			{ timeoutMs: 60_000, intervalMs: 250 },

@@ -13,7 +13,8 @@ export const REPO_DIR = path.resolve(E2E_DIR, '..', '..');
  * Per-run data (n8n user folders, logs, artifacts), outside the checkout: an n8n user folder holds
  * n8n's own built editor scripts, which lint and Prettier over the repository must not meet.
  */
-export const WORK_DIR = process.env.E2E_WORK_DIR ?? path.join(os.tmpdir(), 'n8n-nodes-inventory-e2e');
+export const WORK_DIR =
+	process.env.E2E_WORK_DIR ?? path.join(os.tmpdir(), 'n8n-nodes-inventory-e2e');
 
 export function log(...args) {
 	const t = new Date().toISOString().slice(11, 19);
@@ -68,7 +69,9 @@ export class Steps {
 }
 
 export function fmtMs(ms) {
-	return ms >= 60_000 ? `${Math.floor(ms / 60_000)}m${String(Math.round((ms % 60_000) / 1000)).padStart(2, '0')}s` : `${(ms / 1000).toFixed(1)}s`;
+	return ms >= 60_000
+		? `${Math.floor(ms / 60_000)}m${String(Math.round((ms % 60_000) / 1000)).padStart(2, '0')}s`
+		: `${(ms / 1000).toFixed(1)}s`;
 }
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -121,7 +124,9 @@ export async function waitFor(what, fn, { timeoutMs = 60_000, intervalMs = 250 }
 		}
 		await sleep(intervalMs);
 	}
-	throw new Error(`timed out after ${fmtMs(timeoutMs)} waiting for ${what}${lastError ? ` (last error: ${lastError.message})` : ''}`);
+	throw new Error(
+		`timed out after ${fmtMs(timeoutMs)} waiting for ${what}${lastError ? ` (last error: ${lastError.message})` : ''}`,
+	);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -228,7 +233,11 @@ export function runCommand(cmd, args, { env, cwd, timeoutMs = 600_000, input, ec
 		});
 		const timer = setTimeout(() => {
 			killGroup(child.pid, 'SIGKILL');
-			reject(new Error(`timed out after ${fmtMs(timeoutMs)}: ${cmd} ${args.join(' ')}\n${tail2(stdout, stderr)}`));
+			reject(
+				new Error(
+					`timed out after ${fmtMs(timeoutMs)}: ${cmd} ${args.join(' ')}\n${tail2(stdout, stderr)}`,
+				),
+			);
 		}, timeoutMs);
 		child.on('error', (e) => {
 			clearTimeout(timer);
@@ -251,7 +260,9 @@ function tail2(stdout, stderr) {
 export async function mustRun(cmd, args, opts = {}) {
 	const r = await runCommand(cmd, args, opts);
 	if (r.code !== 0) {
-		throw new Error(`command failed (exit ${r.code}): ${cmd} ${args.join(' ')}\n${tail2(r.stdout, r.stderr)}`);
+		throw new Error(
+			`command failed (exit ${r.code}): ${cmd} ${args.join(' ')}\n${tail2(r.stdout, r.stderr)}`,
+		);
 	}
 	return r;
 }

@@ -26,7 +26,14 @@ const SETTINGS = {
 };
 
 function trigger(position = [0, 0]) {
-	return { id: 'trigger', name: TRIGGER, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position, parameters: {} };
+	return {
+		id: 'trigger',
+		name: TRIGGER,
+		type: 'n8n-nodes-base.manualTrigger',
+		typeVersion: 1,
+		position,
+		parameters: {},
+	};
 }
 
 /** A Code node returning fixed items (runs in n8n's JS task runner). */
@@ -55,7 +62,14 @@ export function inventoryNode({ id, name, position, parameters, onError }) {
 }
 
 function noOp(name, position) {
-	return { id: `noop-${name.toLowerCase().replace(/\W+/g, '-')}`, name, type: 'n8n-nodes-base.noOp', typeVersion: 1, position, parameters: {} };
+	return {
+		id: `noop-${name.toLowerCase().replace(/\W+/g, '-')}`,
+		name,
+		type: 'n8n-nodes-base.noOp',
+		typeVersion: 1,
+		position,
+		parameters: {},
+	};
 }
 
 const link = (node, index = 0) => ({ node, type: 'main', index });
@@ -67,7 +81,17 @@ export function chain(...names) {
 }
 
 export function workflow(id, name, nodes, connections) {
-	return { id, name, active: false, isArchived: false, nodes, connections, settings: { ...SETTINGS }, pinData: {}, staticData: null };
+	return {
+		id,
+		name,
+		active: false,
+		isArchived: false,
+		nodes,
+		connections,
+		settings: { ...SETTINGS },
+		pinData: {},
+		staticData: null,
+	};
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -82,15 +106,24 @@ export const createTodoWorkflow = () =>
 		'E2E: create to-dos',
 		[
 			trigger(),
-			items('Assets', [
-				{ assetId: 1001, title: 'Tag and label' },
-				{ assetId: 1002, title: 'Replace battery' },
-			], [220, 0]),
+			items(
+				'Assets',
+				[
+					{ assetId: 1001, title: 'Tag and label' },
+					{ assetId: 1002, title: 'Replace battery' },
+				],
+				[220, 0],
+			),
 			inventoryNode({
 				id: 'inv-create-todo',
 				name: 'Create To-Do',
 				position: [440, 0],
-				parameters: createTodoParameters(TODO_FROM_ITEM, { notes: 'created by the e2e proof', dueDate: '2026-12-31', assignedTo: 102, isComplete: false }),
+				parameters: createTodoParameters(TODO_FROM_ITEM, {
+					notes: 'created by the e2e proof',
+					dueDate: '2026-12-31',
+					assignedTo: 102,
+					isComplete: false,
+				}),
 			}),
 		],
 		chain(TRIGGER, 'Assets', 'Create To-Do'),
@@ -106,7 +139,9 @@ export const updateBillingWorkflow = () =>
 				id: 'inv-update-billing',
 				name: 'Update Billing',
 				position: [220, 0],
-				parameters: updateBillingParameters(PER_LICENSE_BILLING, { description: 'e2e: more seats' }),
+				parameters: updateBillingParameters(PER_LICENSE_BILLING, {
+					description: 'e2e: more seats',
+				}),
 			}),
 		],
 		chain(TRIGGER, 'Update Billing'),
@@ -153,11 +188,15 @@ export const errorOutputWorkflow = () => {
 		'E2E: error output',
 		[
 			trigger(),
-			items('Assets', [
-				{ assetId: 1005, title: 'Inspect' },
-				{ assetId: 1901, title: 'Not ours' },
-				{ assetId: 1006, title: 'Inspect too' },
-			], [220, 0]),
+			items(
+				'Assets',
+				[
+					{ assetId: 1005, title: 'Inspect' },
+					{ assetId: 1901, title: 'Not ours' },
+					{ assetId: 1006, title: 'Inspect too' },
+				],
+				[220, 0],
+			),
 			inventoryNode({
 				id: 'inv-error-output',
 				name: 'Create To-Do',
@@ -181,11 +220,22 @@ export const loopWorkflow = () => {
 		'E2E: node runs twice',
 		[
 			trigger(),
-			items('Assets', [
-				{ assetId: 1007, title: 'Loop run 1' },
-				{ assetId: 1007, title: 'Loop run 2' },
-			], [220, 0]),
-			{ id: 'loop', name: 'Loop', type: 'n8n-nodes-base.splitInBatches', typeVersion: 3, position: [440, 0], parameters: { batchSize: 1, options: {} } },
+			items(
+				'Assets',
+				[
+					{ assetId: 1007, title: 'Loop run 1' },
+					{ assetId: 1007, title: 'Loop run 2' },
+				],
+				[220, 0],
+			),
+			{
+				id: 'loop',
+				name: 'Loop',
+				type: 'n8n-nodes-base.splitInBatches',
+				typeVersion: 3,
+				position: [440, 0],
+				parameters: { batchSize: 1, options: {} },
+			},
 			inventoryNode({
 				id: 'inv-loop',
 				name: 'Create To-Do',
@@ -249,7 +299,10 @@ export const retryFixWorkflow = () =>
 				id: 'inv-retry-fix',
 				name: 'Create To-Do',
 				position: [440, 0],
-				parameters: createTodoParameters({ ...TODO_FROM_ITEM, assetId: RETRY_FIX_BROKEN_ASSET }, {}),
+				parameters: createTodoParameters(
+					{ ...TODO_FROM_ITEM, assetId: RETRY_FIX_BROKEN_ASSET },
+					{},
+				),
 			}),
 		],
 		chain(TRIGGER, 'Assets', 'Create To-Do'),
@@ -275,7 +328,10 @@ export const editorWorkflow = () =>
 				name: 'Update Billing',
 				position: [260, 0],
 				// Subscription 2002 as seeded.
-				parameters: updateBillingParameters({ subscriptionId: '2002', priceModel: 'per_license', licenseCount: 25 }, {}),
+				parameters: updateBillingParameters(
+					{ subscriptionId: '2002', priceModel: 'per_license', licenseCount: 25 },
+					{},
+				),
 			}),
 			inventoryNode({
 				id: 'ed-acquisition',
@@ -283,11 +339,19 @@ export const editorWorkflow = () =>
 				position: [260, 160],
 				parameters: recordAcquisitionParameters(
 					{ assetId: '1003', eventTypeId: '302' },
-					{ payment: 100, billingFrequency: 'monthly', fieldValues: { values: [{ fieldId: '401', value: 'LC-1' }] } },
+					{
+						payment: 100,
+						billingFrequency: 'monthly',
+						fieldValues: { values: [{ fieldId: '401', value: 'LC-1' }] },
+					},
 				),
 			}),
 		],
-		{ [TRIGGER]: { main: [[link('Create To-Do'), link('Update Billing'), link('Record Acquisition')]] } },
+		{
+			[TRIGGER]: {
+				main: [[link('Create To-Do'), link('Update Billing'), link('Record Acquisition')]],
+			},
+		},
 	);
 
 // ------------------------------------------------------------------------------------------------
@@ -313,5 +377,13 @@ export function agentWorkflow(example, { id, name, toolChanges = {} }) {
 				: node.credentials;
 		return { ...node, ...(credentials ? { credentials } : {}), ...(toolChanges[node.name] ?? {}) };
 	});
-	return { ...example, id, name, nodes, settings: { ...example.settings, ...SETTINGS }, isArchived: false, staticData: null };
+	return {
+		...example,
+		id,
+		name,
+		nodes,
+		settings: { ...example.settings, ...SETTINGS },
+		isArchived: false,
+		staticData: null,
+	};
 }

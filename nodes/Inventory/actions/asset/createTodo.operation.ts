@@ -1,6 +1,12 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { additionalFields, booleanField, dateField, recordIdField, textField } from '../../helpers/fields';
+import {
+	additionalFields,
+	booleanField,
+	dateField,
+	recordIdField,
+	textField,
+} from '../../helpers/fields';
 import type { ItemInput } from '../../helpers/itemInput';
 import { assetId, NAME_LIMIT, TEXT_LIMIT } from '../common.fields';
 import type { PreparedRequest } from '../node.type';
@@ -52,11 +58,10 @@ const assignedTo = recordIdField({
 /** In the order they go into the request body. */
 const optionalFields = [notes, dueDate, isComplete, assignedTo];
 
-export const description = updateDisplayOptions({ show: { resource: ['asset'], operation: ['createTodo'] } }, [
-	assetId.property,
-	name.property,
-	additionalFields(optionalFields),
-]);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['asset'], operation: ['createTodo'] } },
+	[assetId.property, name.property, additionalFields(optionalFields)],
+);
 
 export function buildRequest(input: ItemInput): PreparedRequest {
 	const asset = input.parameter(assetId);

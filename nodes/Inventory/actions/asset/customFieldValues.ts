@@ -50,7 +50,7 @@ export const jsonProperty: INodeProperties = {
 	default: '{}',
 	placeholder: 'e.g. { "5": "SN-1234", "6": 42 }',
 	description:
-		'The same as \'Custom Field Values\', as one JSON object keyed by field ID. Both can be used together as long as no field ID appears in both.',
+		"The same as 'Custom Field Values', as one JSON object keyed by field ID. Both can be used together as long as no field ID appears in both.",
 };
 
 const subjectOf = ({ displayName, name }: INodeProperties): Subject => ({
@@ -62,14 +62,20 @@ const pairs = subjectOf(pairsProperty);
 const json = subjectOf(jsonProperty);
 
 /** A field ID, checked as every record ID is; `label` says where it was given. */
-const fieldId = (subject: Subject, label: string): FieldCheck => ({ ...subject, label, check: RECORD_ID, required: true });
+const fieldId = (subject: Subject, label: string): FieldCheck => ({
+	...subject,
+	label,
+	check: RECORD_ID,
+	required: true,
+});
 
 const CANONICAL_NUMBER = /^-?(0|[1-9]\d*)(\.\d*[1-9])?$/;
 
 /** A pair's text value as the API most likely wants it: numbers and booleans typed, the rest text. */
 function typedPairValue(value: unknown): unknown {
 	if (typeof value !== 'string') return value;
-	if (CANONICAL_NUMBER.test(value) && Number.isSafeInteger(Math.trunc(Number(value)))) return Number(value);
+	if (CANONICAL_NUMBER.test(value) && Number.isSafeInteger(Math.trunc(Number(value))))
+		return Number(value);
 	if (value === 'true' || value === 'false') return value === 'true';
 	return value;
 }
@@ -90,14 +96,20 @@ function parseJsonValues(input: ItemInput, text: unknown): IDataObject {
 }
 
 /** The `field_values` object from the JSON and the pairs of Additional Fields; undefined when neither is given. */
-export function readFieldValues(input: ItemInput, additionalFields: IDataObject): IDataObject | undefined {
+export function readFieldValues(
+	input: ItemInput,
+	additionalFields: IDataObject,
+): IDataObject | undefined {
 	const fieldValues: IDataObject = {};
 	if (!isEmptyValue(additionalFields.fieldValuesJson)) {
-		for (const [key, value] of Object.entries(parseJsonValues(input, additionalFields.fieldValuesJson))) {
+		for (const [key, value] of Object.entries(
+			parseJsonValues(input, additionalFields.fieldValuesJson),
+		)) {
 			fieldValues[String(input.value(fieldId(json, `${json.label}: key "${key}"`), key))] = value;
 		}
 	}
-	const given = (additionalFields.fieldValues as { values?: IDataObject[] } | undefined)?.values ?? [];
+	const given =
+		(additionalFields.fieldValues as { values?: IDataObject[] } | undefined)?.values ?? [];
 	for (const pair of given) {
 		const id = String(input.value(fieldId(pairs, `${pairs.label}: Field ID`), pair.fieldId));
 		if (id in fieldValues) input.fail(pairs, `give field ${id} more than once`);

@@ -1,9 +1,22 @@
 import type { IDisplayOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { additionalFields, amountField, integerField, optionsField, recordIdField, textField } from '../../helpers/fields';
+import {
+	additionalFields,
+	amountField,
+	integerField,
+	optionsField,
+	recordIdField,
+	textField,
+} from '../../helpers/fields';
 import type { ItemInput } from '../../helpers/itemInput';
-import { assetId, eventDate, eventDescription, NAME_LIMIT, RECURRING_FREQUENCIES } from '../common.fields';
+import {
+	assetId,
+	eventDate,
+	eventDescription,
+	NAME_LIMIT,
+	RECURRING_FREQUENCIES,
+} from '../common.fields';
 import type { PreparedRequest } from '../node.type';
 import { jsonProperty, pairsProperty, readFieldValues } from './customFieldValues';
 
@@ -26,11 +39,43 @@ const acquiredFrom = textField({
 	description: 'Who the asset was acquired from, up to 255 characters',
 });
 
-const price = amountField({ displayName: 'Price', name: 'price', apiField: 'price', placeholder: 'e.g. 1499.00', description: "Purchase price, 0 to 999,999,999.99. Defaults to 'Cost'." });
-const cost = amountField({ displayName: 'Cost', name: 'cost', apiField: 'cost', placeholder: 'e.g. 299.00', description: 'Amount paid at acquisition (the down payment for financed acquisitions), 0 to 999,999,999.99' });
-const salvageValue = amountField({ displayName: 'Salvage Value', name: 'salvageValue', apiField: 'salvage_value', placeholder: 'e.g. 150.00', description: 'Salvage value, 0 to 999,999,999.99' });
-const financeAmount = amountField({ displayName: 'Finance Amount', name: 'financeAmount', apiField: 'finance_amount', placeholder: 'e.g. 1200.00', description: 'Amount financed, 0 to 999,999,999.99, when the event type enables financing' });
-const payment = amountField({ displayName: 'Payment', name: 'payment', apiField: 'payment', placeholder: 'e.g. 100.00', description: 'Amount of each payment, 0 to 999,999,999.99, when the event type enables payments. Needs Billing Frequency.' });
+const price = amountField({
+	displayName: 'Price',
+	name: 'price',
+	apiField: 'price',
+	placeholder: 'e.g. 1499.00',
+	description: "Purchase price, 0 to 999,999,999.99. Defaults to 'Cost'.",
+});
+const cost = amountField({
+	displayName: 'Cost',
+	name: 'cost',
+	apiField: 'cost',
+	placeholder: 'e.g. 299.00',
+	description:
+		'Amount paid at acquisition (the down payment for financed acquisitions), 0 to 999,999,999.99',
+});
+const salvageValue = amountField({
+	displayName: 'Salvage Value',
+	name: 'salvageValue',
+	apiField: 'salvage_value',
+	placeholder: 'e.g. 150.00',
+	description: 'Salvage value, 0 to 999,999,999.99',
+});
+const financeAmount = amountField({
+	displayName: 'Finance Amount',
+	name: 'financeAmount',
+	apiField: 'finance_amount',
+	placeholder: 'e.g. 1200.00',
+	description: 'Amount financed, 0 to 999,999,999.99, when the event type enables financing',
+});
+const payment = amountField({
+	displayName: 'Payment',
+	name: 'payment',
+	apiField: 'payment',
+	placeholder: 'e.g. 100.00',
+	description:
+		'Amount of each payment, 0 to 999,999,999.99, when the event type enables payments. Needs Billing Frequency.',
+});
 
 const shownWithPayment: IDisplayOptions = { show: { payment: [{ _cnd: { exists: true } }] } };
 
@@ -41,7 +86,8 @@ const billingFrequency = optionsField({
 	requiredWith: payment,
 	options: RECURRING_FREQUENCIES,
 	default: 'monthly',
-	description: "How often the payment is due. Required with 'Payment'; the event type must support payments.",
+	description:
+		"How often the payment is due. Required with 'Payment'; the event type must support payments.",
 	displayOptions: shownWithPayment,
 });
 
@@ -71,11 +117,14 @@ const optionalFields = [
 	numberOfPayments,
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['asset'], operation: ['recordAcquisition'] } }, [
-	assetId.property,
-	eventTypeId.property,
-	additionalFields([...optionalFields, pairsProperty, jsonProperty]),
-]);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['asset'], operation: ['recordAcquisition'] } },
+	[
+		assetId.property,
+		eventTypeId.property,
+		additionalFields([...optionalFields, pairsProperty, jsonProperty]),
+	],
+);
 
 export function buildRequest(input: ItemInput): PreparedRequest {
 	const asset = input.parameter(assetId);

@@ -1,6 +1,13 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { additionalFields, amountField, integerField, optionsField, recordIdField, variant } from '../../helpers/fields';
+import {
+	additionalFields,
+	amountField,
+	integerField,
+	optionsField,
+	recordIdField,
+	variant,
+} from '../../helpers/fields';
 import type { ItemInput } from '../../helpers/itemInput';
 import { BILLING_FREQUENCIES, eventDate, eventDescription } from '../common.fields';
 import type { PreparedRequest } from '../node.type';
@@ -60,23 +67,30 @@ const licenseCount = integerField({
 const perLicenseCount = variant(licenseCount, {
 	required: true,
 	requiredWhen: 'with the Per License price model',
-	description: "Number of licenses, 1 to 100,000,000. Required when 'Price Model' is 'Per License'.",
+	description:
+		"Number of licenses, 1 to 100,000,000. Required when 'Price Model' is 'Per License'.",
 	displayOptions: { show: { priceModel: ['per_license'] } },
 });
 
-export const description = updateDisplayOptions({ show: { resource: ['subscription'], operation: ['updateBilling'] } }, [
-	subscriptionId.property,
-	priceModel.property,
-	cost.property,
-	billingFrequency.property,
-	perLicenseCount.property,
-	additionalFields([eventDescription, eventDate, licenseCount]),
-]);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['subscription'], operation: ['updateBilling'] } },
+	[
+		subscriptionId.property,
+		priceModel.property,
+		cost.property,
+		billingFrequency.property,
+		perLicenseCount.property,
+		additionalFields([eventDescription, eventDate, licenseCount]),
+	],
+);
 
 export function buildRequest(input: ItemInput): PreparedRequest {
 	const subscription = input.parameter(subscriptionId);
 	const body = input.body([priceModel, cost, billingFrequency], [eventDate, eventDescription]);
-	const licenses = body.price_model === 'per_license' ? input.body([perLicenseCount]) : input.body([], [licenseCount]);
+	const licenses =
+		body.price_model === 'per_license'
+			? input.body([perLicenseCount])
+			: input.body([], [licenseCount]);
 	return {
 		method: 'PUT',
 		path: `/api/v1/subscriptions/${subscription}/billing`,
