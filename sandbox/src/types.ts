@@ -124,16 +124,7 @@ export interface SeedData {
 // Faults
 // ---------------------------------------------------------------------------------------------
 
-export type FaultKind =
-	| 'latency'
-	| 'rateLimited'
-	| 'serverError'
-	| 'resetBeforeApply'
-	| 'dropAfterApply'
-	| 'slowResponse'
-	| 'holdInFlight';
-
-export const FAULT_KINDS: readonly FaultKind[] = [
+export const FAULT_KINDS = [
 	'latency',
 	'rateLimited',
 	'serverError',
@@ -141,7 +132,9 @@ export const FAULT_KINDS: readonly FaultKind[] = [
 	'dropAfterApply',
 	'slowResponse',
 	'holdInFlight',
-];
+] as const;
+
+export type FaultKind = (typeof FAULT_KINDS)[number];
 
 /**
  * Fault injection configuration. Everything is off unless set. Rates are probabilities 0..1,

@@ -14,6 +14,7 @@ import {
 	updateBillingParameters,
 } from '../fixtures';
 import {
+	FAULT_KINDS,
 	startSandbox,
 	type FaultConfig,
 	type FaultKind,
@@ -317,14 +318,7 @@ function expectExactlyOnce(run: IRun, state: SandboxState, requests: RecordedReq
 function actionsPerFault(
 	requests: RecordedRequest[],
 ): Record<Exclude<FaultKind, 'latency'>, number> {
-	const kinds = [
-		'rateLimited',
-		'serverError',
-		'resetBeforeApply',
-		'dropAfterApply',
-		'slowResponse',
-		'holdInFlight',
-	] as const;
+	const kinds = FAULT_KINDS.filter((kind) => kind !== 'latency');
 	return Object.fromEntries(
 		kinds.map((kind) => [
 			kind,

@@ -12,7 +12,7 @@ import {
 	IN_PROCESS_AGENT_TYPE,
 	instanceId,
 	INVENTORY_TOOL_TYPE,
-	ITEMS_TYPE,
+	itemsNode,
 	nodeOutput,
 	runWorkflow,
 } from '../../tools/n8n/engine';
@@ -72,14 +72,7 @@ function agentWorkflow(
 	return {
 		id: WORKFLOW_ID,
 		nodes: [
-			{
-				id: 'items',
-				name: 'Items',
-				type: ITEMS_TYPE,
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: { items: JSON.stringify([{ email: 'PO-7731' }]) },
-			} as INode,
+			itemsNode([{ email: 'PO-7731' }]),
 			{
 				id: 'agent',
 				name: 'Agent',

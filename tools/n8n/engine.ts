@@ -351,6 +351,18 @@ export function nodeOutput(
 	return task.data?.main?.[outputIndex] ?? [];
 }
 
+/** A test workflow's start, named "Items": emits the given items. */
+export function itemsNode(items: IDataObject[]): INode {
+	return {
+		id: 'items-node',
+		name: 'Items',
+		type: ITEMS_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: { items: JSON.stringify(items) },
+	};
+}
+
 /** A two-node workflow: fixture items -> Inventory, with the given parameters. */
 export function inventoryWorkflow(
 	items: IDataObject[],
@@ -359,14 +371,7 @@ export function inventoryWorkflow(
 ): WorkflowDefinition {
 	return {
 		nodes: [
-			{
-				id: 'items-node',
-				name: 'Items',
-				type: ITEMS_TYPE,
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: { items: JSON.stringify(items) },
-			},
+			itemsNode(items),
 			{
 				id: 'inventory-node-1',
 				name: 'Inventory',
