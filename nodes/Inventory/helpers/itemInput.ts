@@ -59,11 +59,21 @@ export class ItemInput {
 		return value as IDataObject;
 	}
 
+	/** The node's version in the workflow (saved workflows keep the version they were built with). */
+	get nodeVersion(): number {
+		return this.context.getNode().typeVersion;
+	}
+
 	/**
-	 * A request body: the checked values of the top-level fields, then of those under Additional Fields,
-	 * each under its API field, in this order. An empty optional field is left out.
+	 * A request body: the checked values of the top-level fields, then of those under Additional Fields
+	 * (`additionalValues`, by default the collection as set), each under its API field, in this order.
+	 * An empty optional field is left out.
 	 */
-	body(topLevel: readonly Field[], additional: readonly Field[] = []): IDataObject {
+	body(
+		topLevel: readonly Field[],
+		additional: readonly Field[] = [],
+		additionalValues?: IDataObject,
+	): IDataObject {
 		const body: IDataObject = {};
 		const add = (field: Field, value: unknown) => {
 			const withOther = field.requiredWith?.apiField;
@@ -76,7 +86,7 @@ export class ItemInput {
 		};
 		for (const field of topLevel) add(field, this.topLevel(field));
 		if (additional.length === 0) return body;
-		const additionalFields = this.collection('additionalFields');
+		const additionalFields = additionalValues ?? this.collection('additionalFields');
 		for (const field of additional) add(field, additionalFields[field.parameter]);
 		return body;
 	}

@@ -1,4 +1,4 @@
-import type { IDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import {
@@ -8,6 +8,7 @@ import {
 	optionsField,
 	recordIdField,
 	textField,
+	variant,
 } from '../../helpers/fields';
 import type { ItemInput } from '../../helpers/itemInput';
 import {
@@ -117,19 +118,80 @@ const optionalFields = [
 	numberOfPayments,
 ];
 
+const paymentTerms = [payment, billingFrequency, numberOfPayments];
+
+const NO_NUMBER_OF_PAYMENTS = 0;
+
+/**
+ * Version 2 bundles Payment with its Billing Frequency and Number of Payments: one "Payment" entry of
+ * Additional Fields shows the three together. Version 1 (saved workflows) keeps them as three entries.
+ */
+const paymentPlan: INodeProperties = {
+	displayName: 'Payment',
+	name: 'paymentPlan',
+	type: 'fixedCollection',
+	placeholder: 'Add Payment',
+	default: {},
+	description: 'Recurring payments, when the event type enables them',
+	options: [
+		{
+			displayName: 'Payment Plan',
+			name: 'plan',
+			values: [
+				variant(payment, {
+					required: true,
+					description: 'Amount of each payment, 0 to 999,999,999.99',
+				}).property,
+				variant(billingFrequency, { required: true, displayOptions: undefined }).property,
+				{
+					...variant(numberOfPayments, { displayOptions: undefined }).property,
+					default: NO_NUMBER_OF_PAYMENTS,
+					typeOptions: { minValue: NO_NUMBER_OF_PAYMENTS, maxValue: 1_000_000, numberPrecision: 0 },
+					hint: '0 leaves it out, for event types without a set number of payments',
+				},
+			],
+		},
+	],
+};
+
+const otherFields = optionalFields.filter((field) => !paymentTerms.includes(field));
+const customFieldValues = [pairsProperty, jsonProperty];
+
 export const description = updateDisplayOptions(
 	{ show: { resource: ['asset'], operation: ['recordAcquisition'] } },
 	[
 		assetId.property,
 		eventTypeId.property,
-		additionalFields([...optionalFields, pairsProperty, jsonProperty]),
+		{
+			...additionalFields([...optionalFields, ...customFieldValues]),
+			displayOptions: { show: { '@version': [1] } },
+		},
+		{
+			...additionalFields([...otherFields, paymentPlan, ...customFieldValues]),
+			displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } },
+		},
 	],
 );
 
+/** Version 2's Payment entry read as version 1's three fields, so both go through the same checks. */
+function withPaymentTermsFlattened(additional: IDataObject): IDataObject {
+	const { paymentPlan: bundle, ...others } = additional;
+	const terms = (bundle as { plan?: IDataObject } | undefined)?.plan;
+	if (!terms) return others;
+	const { numberOfPayments: count, ...amountAndFrequency } = terms;
+	return {
+		...others,
+		...amountAndFrequency,
+		...(count === NO_NUMBER_OF_PAYMENTS ? {} : { numberOfPayments: count }),
+	};
+}
+
 export function buildRequest(input: ItemInput): PreparedRequest {
 	const asset = input.parameter(assetId);
-	const body = input.body([eventTypeId], optionalFields);
-	const fieldValues = readFieldValues(input, input.collection('additionalFields'));
+	const additional = input.collection('additionalFields');
+	const values = input.nodeVersion >= 2 ? withPaymentTermsFlattened(additional) : additional;
+	const body = input.body([eventTypeId], optionalFields, values);
+	const fieldValues = readFieldValues(input, additional);
 	return {
 		method: 'POST',
 		path: `/api/v1/assets/${asset}/acquisitions`,

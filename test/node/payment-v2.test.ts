@@ -1,0 +1,100 @@
+import type { INode } from 'n8n-workflow';
+
+import { inventoryNodeType, nodeOutput } from '../../tools/n8n/engine';
+import { runError, runInventory, sent, useSandbox } from './util';
+
+const env = useSandbox();
+
+const VERSION_2 = { node: { typeVersion: 2 } };
+
+const acquisition = (additionalFields: INode['parameters']) => ({
+	resource: 'asset',
+	operation: 'recordAcquisition',
+	assetId: '1004',
+	eventTypeId: '303',
+	// event type 303 (financed purchase) asks for custom field 403
+	additionalFields: { ...additionalFields, fieldValuesJson: '{ "403": 3.5 }' },
+});
+
+describe('version 2: Payment bundled with Billing Frequency and Number of Payments', () => {
+	test('new nodes get version 2; saved version 1 workflows keep theirs', () => {
+		expect(inventoryNodeType.description.version).toEqual([1, 2]);
+		expect(inventoryNodeType.description.defaultVersion).toBe(2);
+	});
+
+	test('the Payment entry sends the same three fields as version 1, in the same place', async () => {
+		const { sandbox } = env;
+		const terms = { payment: 87.25, billingFrequency: 'Quarterly', numberOfPayments: 8 };
+		const run = await runInventory(
+			sandbox,
+			[{}],
+			acquisition({ financeAmount: 1000, paymentPlan: { plan: terms }, acquiredFrom: 'ACME' }),
+			VERSION_2,
+		);
+		const version1 = await runInventory(
+			sandbox,
+			[{}],
+			acquisition({ financeAmount: 1000, ...terms, acquiredFrom: 'ACME' }),
+		);
+		const expectedBody = {
+			event_type_id: 303,
+			acquired_from: 'ACME',
+			finance_amount: 1000,
+			payment: 87.25,
+			billing_frequency: 'Quarterly',
+			number_of_payments: 8,
+			field_values: { '403': 3.5 },
+		};
+		expect(sent(sandbox).map(({ method, path, body }) => ({ method, path, body }))).toEqual([
+			{ method: 'POST', path: '/api/v1/assets/1004/acquisitions', body: expectedBody },
+			{ method: 'POST', path: '/api/v1/assets/1004/acquisitions', body: expectedBody },
+		]);
+		expect(nodeOutput(run, 'Inventory')).toHaveLength(1);
+		expect(nodeOutput(version1, 'Inventory')).toHaveLength(1);
+	});
+
+	test('Number of Payments 0 is left out', async () => {
+		const { sandbox } = env;
+		await runInventory(
+			sandbox,
+			[{}],
+			acquisition({
+				paymentPlan: { plan: { payment: 50, billingFrequency: 'monthly', numberOfPayments: 0 } },
+			}),
+			VERSION_2,
+		);
+		expect(sent(sandbox).map(({ body }) => body)).toEqual([
+			{
+				event_type_id: 303,
+				payment: 50,
+				billing_frequency: 'monthly',
+				field_values: { '403': 3.5 },
+			},
+		]);
+	});
+
+	test('a bad value in the bundle names the field and the item, and nothing is sent', async () => {
+		const { sandbox } = env;
+		const run = await runInventory(
+			sandbox,
+			[{}],
+			acquisition({
+				paymentPlan: {
+					plan: {
+						payment: 'lots',
+						billingFrequency: 'monthly',
+						numberOfPayments: 12,
+					},
+				},
+			}),
+			VERSION_2,
+		);
+		expect(runError(run)).toEqual({
+			message: 'Payment must be a number, got "lots" [item 0]',
+			description:
+				'Parameter "payment" (API field "payment"). Nothing was sent to the Inventory API for this item.',
+			httpCode: undefined,
+		});
+		expect(sent(sandbox)).toEqual([]);
+	});
+});
