@@ -36,9 +36,15 @@ export async function editor({ n8n, screenshotDir: SCREENSHOT_DIR }, check) {
 					'update-billing.png',
 					['Subscription ID', 'Price Model', 'Cost', 'Billing Frequency', 'License Count'],
 				],
-				['Record Acquisition', 'record-acquisition.png', ['Asset ID', 'Event Type ID']],
+				[
+					'Record Acquisition',
+					'record-acquisition.png',
+					['Asset ID', 'Event Type ID', 'Payment', 'Billing Frequency', 'Number of Payments'],
+					// the version 2 Payment entry, at the bottom of the form
+					'Number of Payments',
+				],
 			];
-			for (const [node, file, labels] of forms) {
+			for (const [node, file, labels, scrollTo] of forms) {
 				await openNode(page, node);
 				await assertTextsVisible(
 					page,
@@ -46,6 +52,13 @@ export async function editor({ n8n, screenshotDir: SCREENSHOT_DIR }, check) {
 					labels,
 					`node "${node}"`,
 				);
+				if (scrollTo) {
+					await page
+						.locator('[data-test-id="ndv"] [data-test-id="node-parameters"]')
+						.getByText(scrollTo, { exact: true })
+						.scrollIntoViewIfNeeded();
+					await page.waitForTimeout(300);
+				}
 				await page.screenshot({ path: path.join(SCREENSHOT_DIR, file) });
 				await closeNode(page);
 			}

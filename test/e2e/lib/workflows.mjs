@@ -48,12 +48,12 @@ function items(name, list, position) {
 	};
 }
 
-export function inventoryNode({ id, name, position, parameters, onError }) {
+export function inventoryNode({ id, name, position, parameters, onError, typeVersion = 1 }) {
 	return {
 		id,
 		name,
 		type: NODE_TYPE,
-		typeVersion: 1,
+		typeVersion,
 		position,
 		parameters,
 		credentials: { inventoryApi: { ...CREDENTIAL } },
@@ -337,11 +337,14 @@ export const editorWorkflow = () =>
 				id: 'ed-acquisition',
 				name: 'Record Acquisition',
 				position: [260, 160],
+				// version 2: Payment, Billing Frequency and Number of Payments in one Payment entry
+				typeVersion: 2,
 				parameters: recordAcquisitionParameters(
 					{ assetId: '1003', eventTypeId: '302' },
 					{
-						payment: 100,
-						billingFrequency: 'monthly',
+						paymentPlan: {
+							plan: { payment: 100, billingFrequency: 'monthly', numberOfPayments: 12 },
+						},
 						fieldValues: { values: [{ fieldId: '401', value: 'LC-1' }] },
 					},
 				),
