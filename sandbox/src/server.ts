@@ -16,6 +16,7 @@ import {
 } from './fault-stages';
 import { FaultEngine } from './faults';
 import { IdempotencyStore } from './idempotency';
+import { RateLimiter } from './rate-limit';
 import {
 	headerValue,
 	parseForRecord,
@@ -28,7 +29,14 @@ import {
 	type RequestContext,
 } from './request';
 import { errorBody } from './results';
-import type { FaultConfig, LogEntry, RecordedRequest, SandboxState, SeedData } from './types';
+import type {
+	FaultConfig,
+	LogEntry,
+	RateLimitConfig,
+	RecordedRequest,
+	SandboxState,
+	SeedData,
+} from './types';
 import { World } from './world';
 
 const MAX_RECORDED_REQUESTS = 10_000;
@@ -48,6 +56,7 @@ export class SandboxCore implements FaultIo {
 	world: World;
 	readonly idempotency = new IdempotencyStore();
 	readonly faults = new FaultEngine();
+	readonly rateLimiter = new RateLimiter();
 	counters = emptyCounters();
 	private recorded: RecordedRequest[] = [];
 	private seq = 0;
@@ -76,10 +85,15 @@ export class SandboxCore implements FaultIo {
 		this.recorded = [];
 		this.seq = 0;
 		this.faults.resetCounters();
+		this.rateLimiter.refillAll();
 	}
 
 	setFaults(config: FaultConfig | null): void {
 		this.faults.set(config);
+	}
+
+	setRateLimit(config: RateLimitConfig | null): void {
+		this.rateLimiter.set(config);
 	}
 
 	requests(): RecordedRequest[] {
