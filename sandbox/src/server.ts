@@ -20,6 +20,7 @@ import { RateLimiter } from './rate-limit';
 import {
 	headerValue,
 	parseForRecord,
+	preciseEpochMs,
 	readBody,
 	safeHeaders,
 	writeReply,
@@ -134,6 +135,7 @@ export class SandboxCore implements FaultIo {
 	// Request entry point
 	// -------------------------------------------------------------------------------------------
 	async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+		const startedAtMs = preciseEpochMs();
 		const started = Date.now();
 		const receivedAt = new Date().toISOString();
 		const method = (req.method ?? 'GET').toUpperCase();
@@ -172,6 +174,7 @@ export class SandboxCore implements FaultIo {
 			seq: ++this.seq,
 			receivedAt,
 			started,
+			startedAtMs,
 			method,
 			path,
 			bodyText,
@@ -220,7 +223,9 @@ export class SandboxCore implements FaultIo {
 	// -------------------------------------------------------------------------------------------
 	// Request log and counters
 	// -------------------------------------------------------------------------------------------
+	/** Called as soon as the response is written (or the connection ended), so finishedAtMs is that moment. */
 	private finish(ctx: RequestContext, { reply, fault, delivered }: Outcome): void {
+		const finishedAtMs = preciseEpochMs();
 		const status = reply?.status ?? null;
 		if (status !== null) bump(this.counters.responsesByStatus, String(status));
 		this.recorded.push({
@@ -237,6 +242,8 @@ export class SandboxCore implements FaultIo {
 			fault,
 			delivered,
 			durationMs: Date.now() - ctx.started,
+			startedAtMs: ctx.startedAtMs,
+			finishedAtMs,
 		});
 		if (this.recorded.length > MAX_RECORDED_REQUESTS)
 			this.recorded.splice(0, this.recorded.length - MAX_RECORDED_REQUESTS);

@@ -242,6 +242,13 @@ export interface RecordedRequest {
 	/** false when the response never reached the client (reset, drop). */
 	delivered: boolean;
 	durationMs: number;
+	/**
+	 * When the request arrived, in milliseconds since the epoch with sub-millisecond precision
+	 * (performance.timeOrigin + performance.now()).
+	 */
+	startedAtMs: number;
+	/** When its response was fully written, or its connection reset or dropped; same clock. */
+	finishedAtMs: number;
 }
 
 export interface Counters {
