@@ -48,16 +48,18 @@ export class FixedThrottle implements SendThrottle {
 }
 
 /**
- * CUBIC's constants as the AWS SDKs' adaptive retry mode uses them, with the scale taken per 100
- * requests per second of the peak, so that a slow API is probed as gently as a fast one: back to the
- * peak about 4 s after a cut, 10 % above it 3 s later.
+ * CUBIC's constants as the AWS SDKs' adaptive retry mode uses them (rate in requests per second), with
+ * the scale growing with the peak above 100 requests per second, so that a fast API is probed as
+ * gently as one at 100/s: back to the peak about 4 s after a cut, 10 % above it 3 s later.
  */
-const CUBIC_SCALE_PER_100 = 0.4;
+const CUBIC_SCALE = 0.4;
 const CUBIC_BETA = 0.7;
 /** Requests in flight at the start; each answer before the first 429 adds half a request, up to the maximum. */
 const INITIAL_IN_FLIGHT = 10;
 const GROWTH_PER_ANSWER = 0.5;
 const MIN_RATE = 0.5;
+/** The longest sleep before a waiting attempt's turn is worked out again (the rate may have risen). */
+const MAX_TURN_WAIT_MS = 100;
 const MEASURE_MS = 1000;
 
 export interface AdaptiveState {
@@ -84,8 +86,10 @@ export class AdaptiveThrottle implements SendThrottle {
 	private readonly pause = new RunPause();
 	private inFlight = 0;
 	private readonly waitingForSlot: Array<() => void> = [];
+	private readonly waitingForTurn: Array<(sendNumber: number) => void> = [];
+	private givingTurns = false;
+	private lastSentAt = -Infinity;
 	private rate: number | undefined;
-	private nextSendAt = 0;
 	private cubicPeak = 0;
 	private cutAt: number | undefined;
 	/** Attempts sent so far, and how many had been sent at the latest cut. */
@@ -109,14 +113,34 @@ export class AdaptiveThrottle implements SendThrottle {
 
 	async acquire(): Promise<number> {
 		await this.takeSlot();
-		for (;;) {
-			await this.pause.wait();
-			const now = Date.now();
-			if (this.rate === undefined) return ++this.sent;
-			const turn = Math.max(now, this.nextSendAt, this.pause.until);
-			this.nextSendAt = turn + 1000 / this.rate;
-			if (turn > now) await sleep(turn - now);
-			if (this.pause.until <= Date.now()) return ++this.sent;
+		return await new Promise<number>((resolve) => {
+			this.waitingForTurn.push(resolve);
+			void this.giveTurns();
+		});
+	}
+
+	/**
+	 * Lets the waiting attempts go, one at a time, each at its turn: when no pause holds them and, once
+	 * paced, 1/rate after the previous one. The turn is worked out when it comes (not booked ahead), so
+	 * a rate that rose meanwhile applies at once.
+	 */
+	private async giveTurns(): Promise<void> {
+		if (this.givingTurns) return;
+		this.givingTurns = true;
+		try {
+			while (this.waitingForTurn.length > 0) {
+				const now = Date.now();
+				const paced = this.rate === undefined ? now : this.lastSentAt + 1000 / this.rate;
+				const turn = Math.max(paced, this.pause.until);
+				if (turn > now) {
+					await sleep(Math.min(turn - now, MAX_TURN_WAIT_MS));
+					continue;
+				}
+				this.lastSentAt = now;
+				this.waitingForTurn.shift()?.(++this.sent);
+			}
+		} finally {
+			this.givingTurns = false;
 		}
 	}
 
@@ -211,7 +235,7 @@ export class AdaptiveThrottle implements SendThrottle {
 
 	/** CUBIC: back to the peak after K seconds, concave before it, convex beyond it. */
 	private cubicRate(now: number): number {
-		const scale = (CUBIC_SCALE_PER_100 * this.cubicPeak) / 100;
+		const scale = Math.max(CUBIC_SCALE, (CUBIC_SCALE * this.cubicPeak) / 100);
 		const k = Math.cbrt((this.cubicPeak * (1 - CUBIC_BETA)) / scale);
 		const seconds = (now - (this.cutAt ?? now)) / 1000;
 		return scale * (seconds - k) ** 3 + this.cubicPeak;
