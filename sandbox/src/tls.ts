@@ -17,6 +17,7 @@ export function makeSelfSignedCertificate(): TlsKeyAndCertificate {
 	const dir = mkdtempSync(join(tmpdir(), 'inventory-sandbox-tls-'));
 	const keyFile = join(dir, 'key.pem');
 	const certFile = join(dir, 'cert.pem');
+	let problem: string;
 	try {
 		execFileSync(
 			'openssl',
@@ -43,14 +44,16 @@ export function makeSelfSignedCertificate(): TlsKeyAndCertificate {
 		);
 		return { key: readFileSync(keyFile, 'utf8'), cert: readFileSync(certFile, 'utf8') };
 	} catch (error) {
-		const failure = error as NodeJS.ErrnoException & { stderr?: Buffer };
-		if (failure.code === 'ENOENT' && failure.syscall?.startsWith('spawn'))
-			throw new Error(
-				'tls: true makes a self-signed certificate with the openssl command line, which was not found on PATH; install openssl, or pass tls: { key, cert }',
-			);
-		const reason = failure.stderr?.toString().trim() || failure.message;
-		throw new Error(`openssl could not make the self-signed certificate: ${reason}`);
+		problem = describeFailure(error as NodeJS.ErrnoException & { stderr?: Buffer });
 	} finally {
 		rmSync(dir, { recursive: true, force: true });
 	}
+	throw new Error(problem);
+}
+
+function describeFailure(failure: NodeJS.ErrnoException & { stderr?: Buffer }): string {
+	if (failure.code === 'ENOENT' && failure.syscall?.startsWith('spawn'))
+		return 'tls: true makes a self-signed certificate with the openssl command line, which was not found on PATH; install openssl, or pass tls: { key, cert }';
+	const reason = failure.stderr?.toString().trim() || failure.message;
+	return `openssl could not make the self-signed certificate: ${reason}`;
 }
