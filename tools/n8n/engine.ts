@@ -205,7 +205,7 @@ export interface WorkflowDefinition {
 }
 
 export interface RunOptions {
-	credentials: { baseUrl: string; apiToken: string };
+	credentials: { baseUrl: string; apiToken: string; ignoreSslIssues?: boolean };
 	executionId?: string;
 	mode?: 'manual' | 'trigger' | 'retry';
 	/** Resume this stored execution data, as n8n's "Retry execution" does. */
