@@ -25,6 +25,9 @@ describe('Markdown links', () => {
 			expect.arrayContaining([
 				'README.md',
 				'CHANGELOG.md',
+				'docs/api.md',
+				'docs/development.md',
+				'docs/idempotency.md',
 				'sandbox/README.md',
 				'test/e2e/README.md',
 			]),
