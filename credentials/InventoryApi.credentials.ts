@@ -47,6 +47,14 @@ export class InventoryApi implements ICredentialType {
 			description:
 				'A customer API token of your organization. It needs the permissions of the operations you use: assets:todos, subscriptions:update, assets:lifecycle.',
 		},
+		{
+			displayName: 'Ignore SSL Issues (Insecure)',
+			name: 'ignoreSslIssues',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to connect even if SSL certificate validation is not possible, e.g. with a self-signed certificate. Safer: make n8n trust your certificate authority with the NODE_EXTRA_CA_CERTS environment variable.',
+		},
 	];
 
 	authenticate: IAuthenticateGeneric = {
@@ -70,6 +78,7 @@ export class InventoryApi implements ICredentialType {
 			},
 			body: {},
 			json: true,
+			skipSslCertificateValidation: '={{$credentials.ignoreSslIssues}}',
 			ignoreHttpStatusErrors: { ignore: true, except: [401] },
 		},
 		rules: [

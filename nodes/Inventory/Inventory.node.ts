@@ -17,8 +17,8 @@ export class Inventory implements INodeType {
 		name: 'inventory',
 		icon: { light: 'file:inventory.svg', dark: 'file:inventory.dark.svg' },
 		group: ['output'],
-		version: [1, 2],
-		defaultVersion: 2,
+		version: [1, 2, 3],
+		defaultVersion: 3,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			'Create asset to-dos, update subscription billing and record asset acquisitions in the Asset and Subscription Inventory API, without duplicates on retries',

@@ -128,25 +128,49 @@ describe('a 409 met by a retry of an unanswered attempt', () => {
 	});
 });
 
-describe('a 409 answering a first attempt', () => {
-	test('is final: the second of two items with one business key at once is refused, never retried, one record', async () => {
+describe('one business key on two items', () => {
+	test('in one run, the items of one record go one after another: the second replays the first, one record', async () => {
+		const { sandbox } = env;
+		sandbox.setFaults({ processingDelayMs: 200 });
+		const run = await runInventory(sandbox, [{}, {}], {
+			...createTodo,
+			options: { concurrency: 2, idempotencyKey: 'intake-4712' },
+		});
+		const [first, second] = nodeOutput(run, 'Inventory');
+		expect(second.json).toEqual(first.json);
+		expect(statuses()).toEqual([
+			[201, false],
+			[201, true],
+		]);
+		expect(sandbox.state().todos).toHaveLength(1);
+	});
+
+	test('in two executions at once, a 409 answering a first attempt is final: refused, never retried, one record', async () => {
 		const { sandbox } = env;
 		sandbox.setFaults({ processingDelayMs: 800 });
-		const run = await runInventory(
-			sandbox,
-			[{}, {}],
-			{ ...createTodo, options: { concurrency: 2, maxRetries: 5, idempotencyKey: 'intake-4712' } },
-			{ node: { onError: 'continueRegularOutput' } },
+		const execution = () =>
+			runInventory(
+				sandbox,
+				[{}],
+				{ ...createTodo, options: { maxRetries: 5, idempotencyKey: 'intake-4712' } },
+				{ node: { onError: 'continueRegularOutput' } },
+			);
+		const outputs = (await Promise.all([execution(), execution()])).map(
+			(run) => nodeOutput(run, 'Inventory')[0],
 		);
-		const [first, second] = nodeOutput(run, 'Inventory');
-		expect(first.json).toEqual(expect.objectContaining({ asset_id: 1001 }));
-		expect(second).toEqual({
-			json: {
-				error:
-					'The Inventory API refused the change (409): A request with this Idempotency-Key is still being processed; retry later to get its result.',
+		const refused = outputs.filter((output) => 'error' in output.json);
+		expect(refused).toEqual([
+			{
+				json: {
+					error:
+						'The Inventory API refused the change (409): A request with this Idempotency-Key is still being processed; retry later to get its result.',
+				},
+				pairedItem: { item: 0 },
 			},
-			pairedItem: { item: 1 },
-		});
+		]);
+		expect(outputs.filter((output) => !('error' in output.json))).toEqual([
+			{ json: expect.objectContaining({ asset_id: 1001 }), pairedItem: { item: 0 } },
+		]);
 		expect(statuses()).toEqual([
 			[201, false],
 			[409, false],

@@ -17,9 +17,9 @@ const acquisition = (additionalFields: INode['parameters']) => ({
 });
 
 describe('version 2: Payment bundled with Billing Frequency and Number of Payments', () => {
-	test('new nodes get version 2; saved version 1 workflows keep theirs', () => {
-		expect(inventoryNodeType.description.version).toEqual([1, 2]);
-		expect(inventoryNodeType.description.defaultVersion).toBe(2);
+	test('new nodes get version 3 (automatic concurrency, Payment as in version 2); saved version 1 and 2 workflows keep theirs', () => {
+		expect(inventoryNodeType.description.version).toEqual([1, 2, 3]);
+		expect(inventoryNodeType.description.defaultVersion).toBe(3);
 	});
 
 	test('the Payment entry sends the same three fields as version 1, in the same place', async () => {

@@ -1,16 +1,41 @@
-import { collection, integerField } from '../helpers/fields';
+import { collection, integerField, variant } from '../helpers/fields';
+
+const UP_TO_VERSION_2 = { show: { '@version': [{ _cnd: { lte: 2 } }] } };
+const FROM_VERSION_3 = { show: { '@version': [{ _cnd: { gte: 3 } }] } };
+
+/** Version 1 and 2: a fixed concurrency, 1 when not set. */
+const fixedConcurrency = integerField({
+	displayName: 'Concurrency',
+	name: 'concurrency',
+	min: 1,
+	max: 50,
+	default: 1,
+	placeholder: 'e.g. 10',
+	description: 'How many items are sent at the same time (1 to 50)',
+	hint: 'Items of one asset or subscription are sent one after another, in input order; output order and item linking stay the same. A rate limit answer pauses every request of the run.',
+	displayOptions: UP_TO_VERSION_2,
+});
 
 /** How the node sends, not what: read once per run, from the first item. */
 export const runOptions = {
-	concurrency: integerField({
-		displayName: 'Concurrency',
-		name: 'concurrency',
+	concurrency: fixedConcurrency,
+	/** From version 3 the concurrency is found automatically unless this option is added. */
+	fixedConcurrency: variant(fixedConcurrency, {
+		description:
+			'Send exactly this many items at the same time (1 to 50) instead of finding the rate the server accepts',
+		displayOptions: FROM_VERSION_3,
+	}),
+	maxConcurrency: integerField({
+		displayName: 'Max Concurrency',
+		name: 'maxConcurrency',
 		min: 1,
 		max: 50,
-		default: 1,
-		placeholder: 'e.g. 10',
-		description: 'How many items are sent at the same time (1 to 50)',
-		hint: 'Output order and item linking stay the same; a rate limit answer pauses every request of the run.',
+		default: 50,
+		placeholder: 'e.g. 20',
+		description:
+			'The most requests the node has in flight at once while it finds the rate the server accepts on its own (1 to 50)',
+		hint: 'Without a Concurrency option the node speeds up while the API answers and slows down on a rate limit (429). Items of one asset or subscription are sent one after another, in input order; output order and item linking stay the same.',
+		displayOptions: FROM_VERSION_3,
 	}),
 	maxRetries: integerField({
 		displayName: 'Max Retries',

@@ -3,10 +3,16 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { chooseIdempotencyKey, runIdentity } from '../helpers/idempotency';
 import { ItemInput } from '../helpers/itemInput';
-import { runPool } from '../helpers/pool';
+import { runInRecordOrder } from '../helpers/recordOrder';
 import { readRunOptions } from '../helpers/runOptions';
 import { compactForAgent, isToolVariant } from '../helpers/toolMode';
-import { openConnection, RateLimitGate, sendInventoryRequest } from '../transport';
+import {
+	AdaptiveThrottle,
+	FixedThrottle,
+	openConnection,
+	sendInventoryRequest,
+	type InventoryRequest,
+} from '../transport';
 import * as asset from './asset/Asset.resource';
 import type { InventoryOperation, InventoryType } from './node.type';
 import * as subscription from './subscription/Subscription.resource';
@@ -30,18 +36,18 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	if (items.length === 0) return [[]];
 
 	const connection = await openConnection(this);
-	const { policy, concurrency } = readRunOptions(new ItemInput(this, 0));
-	const gate = new RateLimitGate();
+	const { policy, sending } = readRunOptions(new ItemInput(this, 0));
 	const identity = runIdentity(this);
 	const asTool = isToolVariant(this);
+	const node = this.getNode();
+	const asNodeError = (caught: unknown, itemIndex: number) =>
+		caught instanceof NodeApiError || caught instanceof NodeOperationError
+			? caught
+			: new NodeOperationError(node, caught as Error, { itemIndex });
 
-	const results: INodeExecutionData[] = new Array(items.length);
-	let failure: { index: number; error: Error } | undefined;
-
-	await runPool(
-		items.length,
-		concurrency,
-		async (itemIndex) => {
+	// Every item's request is built first: the record it addresses decides what may run at once.
+	const requests = items.map(
+		(_, itemIndex): InventoryRequest | NodeOperationError | NodeApiError => {
 			try {
 				const request = operation.buildRequest(new ItemInput(this, itemIndex));
 				const businessKey = this.getNodeParameter('options.idempotencyKey', itemIndex, '');
@@ -50,34 +56,52 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 					{ ...identity, itemIndex },
 					request,
 				);
-				const data = await sendInventoryRequest.call(
-					this,
-					{ ...request, itemIndex, idempotencyKey },
-					connection,
-					policy,
-					gate,
-				);
+				return { ...request, itemIndex, idempotencyKey };
+			} catch (caught) {
+				return asNodeError(caught, itemIndex);
+			}
+		},
+	);
+
+	const adaptive =
+		sending.mode === 'automatic'
+			? new AdaptiveThrottle(sending.maxInFlight, (state) =>
+					this.logger.debug('Inventory: rate limit answered, sending rate cut', { ...state }),
+				)
+			: undefined;
+	const throttle = adaptive ?? new FixedThrottle();
+	const results: INodeExecutionData[] = new Array(items.length);
+	let failure: { index: number; error: Error } | undefined;
+
+	await runInRecordOrder({
+		records: requests.map((request) => (request instanceof Error ? undefined : request.record)),
+		// Automatic: an item waiting to retry holds no request slot, so twice as many items may be under way.
+		maxActive: sending.mode === 'automatic' ? 2 * sending.maxInFlight : sending.concurrency,
+		stopAfterFailure: !this.continueOnFail(),
+		work: async (itemIndex) => {
+			try {
+				const request = requests[itemIndex];
+				if (request instanceof Error) throw request;
+				const data = await sendInventoryRequest.call(this, request, connection, policy, throttle);
 				results[itemIndex] = {
 					json: asTool ? compactForAgent(data) : data,
 					pairedItem: { item: itemIndex },
 				};
+				return true;
 			} catch (caught) {
-				const error =
-					caught instanceof NodeApiError || caught instanceof NodeOperationError
-						? caught
-						: new NodeOperationError(this.getNode(), caught as Error, { itemIndex });
+				const error = asNodeError(caught, itemIndex);
 				if (this.continueOnFail()) {
 					// `{ error }` alone is what every n8n version (1.x too) routes to the error output, where
 					// n8n adds the input item's fields; the message names the field or record and the item.
 					results[itemIndex] = { json: { error: error.message }, pairedItem: { item: itemIndex } };
-					return;
-				}
-				if (!failure || itemIndex < failure.index) failure = { index: itemIndex, error };
+				} else if (!failure || itemIndex < failure.index) failure = { index: itemIndex, error };
+				return false;
 			}
 		},
-		() => failure !== undefined,
-	);
+	});
 
+	if (adaptive)
+		this.logger.debug('Inventory: automatic concurrency settled', { ...adaptive.state() });
 	if (failure) throw failure.error;
 	return [results];
 }

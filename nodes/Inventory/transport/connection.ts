@@ -7,14 +7,18 @@ export const CREDENTIAL_TYPE = 'inventoryApi';
 export interface InventoryConnection {
 	baseUrl: string;
 	token: string;
+	/** The credential's "Ignore SSL Issues (Insecure)". */
+	ignoreSslIssues: boolean;
 	credential: ICredentialsDecrypted;
 }
 
 /** The node's credential, read once per run; its Base URL must be an http(s) address. */
 export async function openConnection(context: IExecuteFunctions): Promise<InventoryConnection> {
-	const credentials = await context.getCredentials<{ baseUrl?: string; apiToken?: string }>(
-		CREDENTIAL_TYPE,
-	);
+	const credentials = await context.getCredentials<{
+		baseUrl?: string;
+		apiToken?: string;
+		ignoreSslIssues?: boolean;
+	}>(CREDENTIAL_TYPE);
 	const nodeCredential = context.getNode().credentials?.[CREDENTIAL_TYPE];
 	const baseUrl = String(credentials.baseUrl ?? '')
 		.trim()
@@ -32,6 +36,7 @@ export async function openConnection(context: IExecuteFunctions): Promise<Invent
 	return {
 		baseUrl,
 		token: String(credentials.apiToken ?? ''),
+		ignoreSslIssues: credentials.ignoreSslIssues === true,
 		credential: {
 			id: nodeCredential?.id ?? '',
 			name: nodeCredential?.name ?? '',

@@ -15,12 +15,13 @@ import {
 	networkRetryWait,
 	parseRetryAfter,
 	retryWait,
-	type RateLimitGate,
 	type RetryPolicy,
 } from './retry';
+import type { SendThrottle } from './throttle';
 
 export { openConnection } from './connection';
-export { RateLimitGate, type RetryPolicy } from './retry';
+export { type RetryPolicy } from './retry';
+export { AdaptiveThrottle, FixedThrottle, type SendThrottle } from './throttle';
 
 /** One write to the Inventory API, ready to send. */
 export interface InventoryRequest {
@@ -54,7 +55,7 @@ export async function sendInventoryRequest(
 	request: InventoryRequest,
 	connection: InventoryConnection,
 	policy: RetryPolicy,
-	gate: RateLimitGate,
+	throttle: SendThrottle,
 ): Promise<IDataObject> {
 	const options: IHttpRequestOptions = {
 		method: request.method,
@@ -69,6 +70,7 @@ export async function sendInventoryRequest(
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		timeout: policy.timeoutMs,
+		skipSslCertificateValidation: connection.ignoreSslIssues,
 	};
 	let retries = 0;
 	/** The network code of the latest attempt that may have reached the server and got no answer. */
@@ -88,7 +90,7 @@ export async function sendInventoryRequest(
 		});
 
 	for (; ; retries++) {
-		await gate.wait();
+		const sentAt = await throttle.acquire();
 		let response: IN8nHttpFullResponse;
 		try {
 			response = (await this.helpers.httpRequestWithAuthentication.call(
@@ -100,6 +102,7 @@ export async function sendInventoryRequest(
 				{ credentialsDecrypted: connection.credential },
 			)) as IN8nHttpFullResponse;
 		} catch (error) {
+			throttle.release(sentAt, 'unanswered');
 			const failure = classifyNetworkFailure(error);
 			if (failure.fateUnknown) unansweredAttempt = failure.code;
 			const waitMs = networkRetryWait(policy, retries, failure);
@@ -112,6 +115,7 @@ export async function sendInventoryRequest(
 			await sleep(waitMs);
 			continue;
 		}
+		throttle.release(sentAt, response.statusCode === 429 ? 'throttled' : 'answered');
 
 		const { statusCode, body, headers } = response;
 		if (statusCode >= 200 && statusCode < 300) {
@@ -127,7 +131,7 @@ export async function sendInventoryRequest(
 		const waitMs = retryWait(policy, retries, answer);
 		if (waitMs === undefined) throw fail(statusCode, body, answer);
 		// A rate limit holds back every request of the run; other waits concern this request alone.
-		if (statusCode === 429) gate.closeUntil(Date.now() + waitMs);
+		if (statusCode === 429) throttle.pauseUntil(Date.now() + waitMs);
 		else await sleep(waitMs);
 	}
 }

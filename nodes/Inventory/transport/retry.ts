@@ -1,5 +1,4 @@
 import type { IDataObject } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
 
 export interface RetryPolicy {
 	/** Retries after the first attempt, for 429, 5xx, network failures and a 409 of a request in flight. */
@@ -10,24 +9,6 @@ export interface RetryPolicy {
 	maxDelayMs: number;
 	/** Per-attempt timeout. */
 	timeoutMs: number;
-}
-
-/**
- * One back-off shared by every request of a node run: when the API answers 429, no request of the run
- * is sent before the time it asked for, whatever the concurrency.
- */
-export class RateLimitGate {
-	private openAt = 0;
-
-	closeUntil(timestamp: number): void {
-		this.openAt = Math.max(this.openAt, timestamp);
-	}
-
-	async wait(): Promise<void> {
-		for (let delay = this.openAt - Date.now(); delay > 0; delay = this.openAt - Date.now()) {
-			await sleep(delay);
-		}
-	}
 }
 
 const RETRYABLE_NETWORK_CODES = new Set([
