@@ -45,6 +45,8 @@ export interface RunSpec {
 	client: ClientKind;
 	concurrency: Concurrency;
 	typeVersion?: number;
+	/** Another build of the node than dist/ (its git revision). */
+	build?: string;
 	rateLimit?: RateLimit | null;
 	/** The sandbox's fault injection during the run (e.g. random 500s). */
 	faults?: FaultConfig;
@@ -159,13 +161,16 @@ export async function measure(
 	};
 }
 
+export const clientName = (m: RunSpec) =>
+	`${m.client}${m.typeVersion ? ` v${m.typeVersion}` : ''}${m.build ? ` (${m.build})` : ''}`;
+
 export const fmt = (value: number, digits = 1) =>
 	Number.isFinite(value) ? value.toFixed(digits) : '-';
 
 const COLUMNS: [string, (m: Measure) => string][] = [
 	['transport', (m) => m.transport],
 	['rtt', (m) => `${m.rttMs} ms`],
-	['client', (m) => (m.typeVersion ? `${m.client} v${m.typeVersion}` : m.client)],
+	['client', clientName],
 	['concurrency', (m) => String(m.concurrency)],
 	['limit R/s', (m) => (m.rateLimit ? String(m.rateLimit.ratePerSecond) : '-')],
 	['items', (m) => String(m.items)],

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { packageRoot } from '../tools/n8n/engine';
-import type { Measure } from './measure';
+import { clientName, type Measure } from './measure';
 import type { MemoryFigures } from './memory';
 
 interface Figures {
@@ -46,7 +46,7 @@ const key = (m: Measure) =>
 		m.scenario,
 		m.transport,
 		`${m.rttMs} ms`,
-		m.typeVersion ? `${m.client} v${m.typeVersion}` : m.client,
+		clientName(m),
 		String(m.concurrency),
 		m.rateLimit ? String(m.rateLimit.ratePerSecond) : '-',
 	].join(' | ');
