@@ -74,7 +74,7 @@ export async function runNode(
 			credentials: {
 				baseUrl: target.baseUrl,
 				apiToken: TOKEN,
-				...(target.certificate ? { allowUnauthorizedCerts: true } : {}),
+				...(target.certificate ? { ignoreSslIssues: true } : {}),
 			},
 		},
 	);

@@ -238,7 +238,7 @@ async function main(): Promise<void> {
 			{
 				...TLS.credential,
 				type: 'inventoryApi',
-				data: { baseUrl: proxy.baseUrl, apiToken: TOKEN, allowUnauthorizedCerts: true },
+				data: { baseUrl: proxy.baseUrl, apiToken: TOKEN, ignoreSslIssues: true },
 			},
 		]);
 		await n8n.importWorkflow(workflow(PLAIN, sandbox.baseUrl, PLAIN_BRANCHES, false));

@@ -210,8 +210,8 @@ export interface WorkflowDefinition {
 }
 
 export interface RunOptions {
-	/** The Inventory API credential; `allowUnauthorizedCerts` for a sandbox with a self-signed certificate. */
-	credentials: { baseUrl: string; apiToken: string; allowUnauthorizedCerts?: boolean };
+	/** The Inventory API credential; `ignoreSslIssues` for a sandbox with a self-signed certificate. */
+	credentials: { baseUrl: string; apiToken: string; ignoreSslIssues?: boolean };
 	executionId?: string;
 	mode?: 'manual' | 'trigger' | 'retry';
 	/** Resume this stored execution data, as n8n's "Retry execution" does. */
