@@ -1,7 +1,8 @@
 /**
- * One measured run: the sandbox reset, the run timed, then its figures from the sandbox's counters
- * and request log (attempts, 429s, records, the most requests in flight at once, per-second bins),
- * and the correctness check (every item recorded exactly once).
+ * One measured run: the sandbox reset, the run timed, then its figures from the client-side probe
+ * (request latency, the most requests in flight at once), the sandbox's counters (attempts, 429s,
+ * records) and its request log (per-second bins), and the correctness check (every item recorded
+ * exactly once).
  */
 import type { IDataObject } from 'n8n-workflow';
 import { subscribe } from 'node:diagnostics_channel';
@@ -13,10 +14,17 @@ import type { LoggedRequest, RateLimit, Sandbox } from './sandbox';
 
 // Client-side probe: every HTTP(S) request of this process, from the moment the client creates it
 // (before its connection is opened) to the end of its response.
+// The same probe counts the requests in flight (created, not yet closed) and keeps the most.
 const started = new WeakMap<ClientRequest, number>();
 let latencies: number[] = [];
+let inFlight = 0;
+let mostInFlight = 0;
 subscribe('http.client.request.start', (message) => {
-	started.set((message as { request: ClientRequest }).request, performance.now());
+	const { request } = message as { request: ClientRequest };
+	started.set(request, performance.now());
+	if (request.path.startsWith('/_sandbox')) return;
+	mostInFlight = Math.max(mostInFlight, ++inFlight);
+	request.once('close', () => inFlight--);
 });
 subscribe('http.client.response.finish', (message) => {
 	const { request, response } = message as { request: ClientRequest; response: IncomingMessage };
@@ -70,28 +78,13 @@ export interface Measure extends RunSpec {
 	rateLimitedShare: number;
 	failedItems: number;
 	records: number;
-	maxInFlight: number;
 	medianMs: number;
 	p99Ms: number;
+	/** The most requests the client had in flight at once (from creation to close). */
+	maxInFlight: number;
 	/** Only for the scenarios that change the limit mid-run. */
 	perSecond?: SecondBin[];
 	correct: boolean;
-}
-
-/** The most requests the sandbox had in flight at once, from the log's start and end times. */
-function maxInFlight(requests: LoggedRequest[]): number {
-	const events = requests.flatMap((r) => [
-		{ at: r.startedAtMs, delta: 1 },
-		{ at: r.finishedAtMs, delta: -1 },
-	]);
-	events.sort((a, b) => a.at - b.at || a.delta - b.delta);
-	let current = 0;
-	let most = 0;
-	for (const { delta } of events) {
-		current += delta;
-		most = Math.max(most, current);
-	}
-	return most;
 }
 
 function perSecond(requests: LoggedRequest[], startEpochMs: number): SecondBin[] {
@@ -127,11 +120,13 @@ export async function measure(
 	await sandbox.setRateLimit(spec.rateLimit ?? null);
 	await sandbox.setFaults(spec.faults ?? null);
 	latencies = [];
+	mostInFlight = 0;
 	const startEpochMs = performance.timeOrigin + performance.now();
 	const t0 = performance.now();
 	const { failed } = await run();
 	const seconds = (performance.now() - t0) / 1000;
-	const [state, requests] = await Promise.all([sandbox.state(), sandbox.requests()]);
+	const state = await sandbox.state();
+	const requests = options.perSecond ? await sandbox.requests() : [];
 	await sandbox.setRateLimit(null);
 	await sandbox.setFaults(null);
 	const names = new Set(state.todos.map((todo) => todo.name));
@@ -153,7 +148,7 @@ export async function measure(
 		rateLimitedShare: rateLimited / Math.max(1, state.counters.requestsTotal),
 		failedItems: failed,
 		records: state.todos.length,
-		maxInFlight: maxInFlight(requests),
+		maxInFlight: mostInFlight,
 		medianMs: percentile(latencies, 50),
 		p99Ms: percentile(latencies, 99),
 		...(options.perSecond ? { perSecond: perSecond(requests, startEpochMs) } : {}),

@@ -366,13 +366,17 @@ async function change(): Promise<void> {
 				m.failedItems === 0 && m.records === LIMIT_ITEMS && seconds <= 10,
 			);
 		} else {
-			const reached = full.find((bin) => bin.succeeded >= 0.85 * to);
-			const seconds = reached ? reached.second + 1 - CHANGE_AT_S : NaN;
+			// Sustained, not a burst the bucket saved up: successes over the 5 seconds up to a second.
+			const fiveSecondAverage = (i: number) =>
+				full.slice(Math.max(0, i - 4), i + 1).reduce((sum, bin) => sum + bin.succeeded, 0) /
+				Math.min(5, i + 1);
+			const index = full.findIndex((_, i) => fiveSecondAverage(i) >= 0.85 * to);
+			const seconds = index >= 0 ? full[index].second + 1 - CHANGE_AT_S : NaN;
 			verdict(
-				'R doubled: throughput reaches 0.85 x the new R within 30 s',
-				reached
-					? `${reached.succeeded}/s in second ${reached.second}, ${seconds} s after the change`
-					: `not reached before the run ended (${fmt(m.seconds)} s; best second ${Math.max(0, ...full.map((b) => b.succeeded))}/s)`,
+				'R doubled: throughput (5 s average) reaches 0.85 x the new R within 30 s',
+				index >= 0
+					? `${fmt(fiveSecondAverage(index))}/s over the 5 s up to ${seconds} s after the change`
+					: `not reached before the run ended (${fmt(m.seconds)} s; best 5 s average ${fmt(Math.max(0, ...full.map((_, i) => fiveSecondAverage(i))))}/s)`,
 				seconds <= 30,
 			);
 		}
