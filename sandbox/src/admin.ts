@@ -7,8 +7,9 @@ import type { IncomingMessage } from 'node:http';
 import { isAdmin } from './auth';
 import { validateFaultConfig, type FaultEngine } from './faults';
 import type { IdempotencyStore } from './idempotency';
+import type { RateLimiter } from './rate-limit';
 import type { Reply } from './request';
-import type { Counters, RecordedRequest, SandboxState } from './types';
+import type { Counters, RateLimitConfig, RecordedRequest, SandboxState } from './types';
 import type { World } from './world';
 
 export const NOTICE = 'Sandbox inspection/control endpoint: NOT part of the Inventory API.';
@@ -17,6 +18,7 @@ export const NOTICE = 'Sandbox inspection/control endpoint: NOT part of the Inve
 export interface AdminTarget {
 	readonly adminToken: string;
 	readonly faults: FaultEngine;
+	readonly rateLimiter: RateLimiter;
 	state(): SandboxState;
 	requests(): RecordedRequest[];
 	clearRequests(): void;
@@ -60,6 +62,7 @@ export function inspectionState(core: {
 	world: World;
 	idempotency: IdempotencyStore;
 	faults: FaultEngine;
+	rateLimiter: RateLimiter;
 	counters: Counters;
 }): SandboxState {
 	const w = core.world;
@@ -86,6 +89,8 @@ export function inspectionState(core: {
 			stored_at: e.storedAt,
 		})),
 		faults: core.faults.get(),
+		rateLimit: core.rateLimiter.get(),
+		rateLimitBuckets: core.rateLimiter.bucketViews([...w.orgs.keys()]),
 		counters: { ...core.counters, faults: { ...core.faults.counters } },
 	};
 }
@@ -94,7 +99,7 @@ function adminRoutes(
 	target: AdminTarget,
 	bodyText: string,
 ): Record<string, Record<string, () => Reply>> {
-	const { faults } = target;
+	const { faults, rateLimiter } = target;
 	return {
 		'/_sandbox/state': { GET: () => ({ status: 200, body: target.state() }) },
 		'/_sandbox/requests': {
@@ -115,21 +120,63 @@ function adminRoutes(
 				status: 200,
 				body: { notice: NOTICE, faults: faults.get(), counters: { ...faults.counters } },
 			}),
-			PUT: () => {
-				try {
-					faults.set(validateFaultConfig(bodyText.trim() === '' ? null : JSON.parse(bodyText)));
-				} catch (error) {
-					return {
-						status: 422,
-						body: { notice: NOTICE, message: `Invalid fault config: ${(error as Error).message}` },
-					};
-				}
-				return { status: 200, body: { notice: NOTICE, faults: faults.get() } };
-			},
+			PUT: () =>
+				putConfig(
+					bodyText,
+					'fault config',
+					(input) => faults.set(validateFaultConfig(input)),
+					() => ({
+						notice: NOTICE,
+						faults: faults.get(),
+					}),
+				),
 			DELETE: () => {
 				faults.set(null);
 				return { status: 200, body: { notice: NOTICE, faults: null } };
 			},
 		},
+		'/_sandbox/rate-limit': {
+			GET: () => {
+				const { rateLimit, rateLimitBuckets, counters } = target.state();
+				return {
+					status: 200,
+					body: {
+						notice: NOTICE,
+						rateLimit,
+						buckets: rateLimitBuckets,
+						rateLimited: counters.rateLimited,
+					},
+				};
+			},
+			PUT: () =>
+				putConfig(
+					bodyText,
+					'rate limit',
+					(input) => rateLimiter.set(input as RateLimitConfig | null),
+					() => ({ notice: NOTICE, rateLimit: rateLimiter.get() }),
+				),
+			DELETE: () => {
+				rateLimiter.set(null);
+				return { status: 200, body: { notice: NOTICE, rateLimit: null } };
+			},
+		},
 	};
+}
+
+/** A PUT of a config: the JSON body (empty = null, which turns it off) applied, or 422 with the reason. */
+function putConfig(
+	bodyText: string,
+	what: string,
+	apply: (input: unknown) => void,
+	answer: () => Record<string, unknown>,
+): Reply {
+	try {
+		apply(bodyText.trim() === '' ? null : JSON.parse(bodyText));
+	} catch (error) {
+		return {
+			status: 422,
+			body: { notice: NOTICE, message: `Invalid ${what}: ${(error as Error).message}` },
+		};
+	}
+	return { status: 200, body: answer() };
 }

@@ -1,11 +1,13 @@
 /**
- * The three API operations behind routing and faults: authentication, permission, Accept, the
- * Idempotency-Key (replay, 409, or hold the key in flight), then the body and the operation itself.
+ * The three API operations behind routing and faults: authentication, the rate limit, permission,
+ * Accept, the Idempotency-Key (replay, 409, or hold the key in flight), then the body and the
+ * operation itself.
  */
 import { authenticate } from './auth';
 import { bump } from './counters';
 import { IdempotencyStore, UUID_RE, fingerprint } from './idempotency';
 import { createTodo, recordAcquisition, updateBilling } from './operations';
+import type { RateLimiter } from './rate-limit';
 import {
 	acceptsJson,
 	headerValue,
@@ -61,6 +63,7 @@ export interface ApiState {
 	readonly world: World;
 	readonly idempotency: IdempotencyStore;
 	readonly counters: Counters;
+	readonly rateLimiter: RateLimiter;
 	now(): Date;
 }
 
@@ -73,6 +76,19 @@ export async function apiReply(
 	const auth = authenticate(ctx.req, state.world, state.now());
 	if (!auth.ok) return auth.reply;
 	const { token, org } = auth;
+
+	// Like a gateway: before anything is looked at, so a refused request applies and stores nothing.
+	const retryAfterSeconds = state.rateLimiter.take(org.id);
+	if (retryAfterSeconds !== null) {
+		state.counters.rateLimited++;
+		return {
+			status: 429,
+			body: errorBody(
+				`Rate limit reached: too many requests for this organization. Retry after ${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}.`,
+			),
+			headers: { 'Retry-After': String(retryAfterSeconds) },
+		};
+	}
 
 	const permission = PERMISSION[ctx.operation];
 	if (!token.permissions.includes(permission)) {

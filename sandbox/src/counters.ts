@@ -13,6 +13,7 @@ export function emptyCounters(): Counters {
 		replays: 0,
 		idempotencyMismatches: 0,
 		idempotencyInFlight: 0,
+		rateLimited: 0,
 		faults: zeroFaultCounters(),
 	};
 }

@@ -8,7 +8,14 @@ import type { AddressInfo, Socket } from 'node:net';
 import { validateFaultConfig } from './faults';
 import { DEFAULT_SEED_FILE, loadSeedFile, validateSeed } from './seed';
 import { SandboxCore } from './server';
-import type { FaultConfig, LogEntry, RecordedRequest, SandboxState, SeedData } from './types';
+import type {
+	FaultConfig,
+	LogEntry,
+	RateLimitConfig,
+	RecordedRequest,
+	SandboxState,
+	SeedData,
+} from './types';
 
 export * from './types';
 export { DEFAULT_SEED_FILE, loadSeedFile } from './seed';
@@ -29,6 +36,8 @@ export interface SandboxOptions {
 	adminToken?: string;
 	/** Fault injection from the start (off when omitted). */
 	faults?: FaultConfig;
+	/** Token-bucket rate limit per organization (429 with Retry-After); off when absent or null. */
+	rateLimit?: RateLimitConfig | null;
 	/** true (default): JSON lines on stdout; false: silent; function: receives each entry. */
 	log?: boolean | ((entry: LogEntry) => void);
 	/** Clock of the sandbox (event_date checks, timestamps, token expiry). Default: real time. */
@@ -40,6 +49,8 @@ export interface SandboxHandle {
 	baseUrl: string;
 	adminToken: string;
 	setFaults(f: FaultConfig | null): void;
+	/** Same as PUT /_sandbox/rate-limit (null: DELETE); throws on an invalid limit. */
+	setRateLimit(limit: RateLimitConfig | null): void;
 	/** Back to the seed: records, events, idempotency keys, counters and request log are cleared. */
 	reset(): void;
 	/** Same as GET /_sandbox/state. */
@@ -60,6 +71,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
 		log: opts.log ?? true,
 	});
 	if (opts.faults) core.setFaults(validateFaultConfig(opts.faults));
+	core.setRateLimit(opts.rateLimit ?? null);
 
 	const sockets = new Set<Socket>();
 	const server: Server = createServer((req, res) => {
@@ -95,6 +107,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
 		baseUrl: `http://${urlHost}:${address.port}`,
 		adminToken,
 		setFaults: (f) => core.setFaults(validateFaultConfig(f)),
+		setRateLimit: (limit) => core.setRateLimit(limit),
 		reset: () => core.reset(),
 		state: () => core.state(),
 		requests: () => core.requests(),

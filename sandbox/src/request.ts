@@ -3,6 +3,7 @@
  * and the plain node:http helpers to read the request and write the reply.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
 
 import type { FaultKind, Operation } from './types';
 
@@ -16,6 +17,8 @@ export interface RequestContext {
 	readonly receivedAt: string;
 	/** Date.now() when the request arrived, for durations. */
 	readonly started: number;
+	/** preciseEpochMs() when the request arrived. */
+	readonly startedAtMs: number;
 	readonly method: string;
 	readonly path: string;
 	readonly bodyText: string;
@@ -51,6 +54,11 @@ export interface Outcome {
 	reply: Reply | null;
 	fault: FaultKind | null;
 	delivered: boolean;
+}
+
+/** Milliseconds since the epoch with sub-millisecond precision, from the monotonic clock. */
+export function preciseEpochMs(): number {
+	return performance.timeOrigin + performance.now();
 }
 
 export function headerValue(req: IncomingMessage, name: string): string | undefined {

@@ -16,9 +16,11 @@ import {
 } from './fault-stages';
 import { FaultEngine } from './faults';
 import { IdempotencyStore } from './idempotency';
+import { RateLimiter } from './rate-limit';
 import {
 	headerValue,
 	parseForRecord,
+	preciseEpochMs,
 	readBody,
 	safeHeaders,
 	writeReply,
@@ -28,7 +30,14 @@ import {
 	type RequestContext,
 } from './request';
 import { errorBody } from './results';
-import type { FaultConfig, LogEntry, RecordedRequest, SandboxState, SeedData } from './types';
+import type {
+	FaultConfig,
+	LogEntry,
+	RateLimitConfig,
+	RecordedRequest,
+	SandboxState,
+	SeedData,
+} from './types';
 import { World } from './world';
 
 const MAX_RECORDED_REQUESTS = 10_000;
@@ -48,6 +57,7 @@ export class SandboxCore implements FaultIo {
 	world: World;
 	readonly idempotency = new IdempotencyStore();
 	readonly faults = new FaultEngine();
+	readonly rateLimiter = new RateLimiter();
 	counters = emptyCounters();
 	private recorded: RecordedRequest[] = [];
 	private seq = 0;
@@ -76,10 +86,15 @@ export class SandboxCore implements FaultIo {
 		this.recorded = [];
 		this.seq = 0;
 		this.faults.resetCounters();
+		this.rateLimiter.refillAll();
 	}
 
 	setFaults(config: FaultConfig | null): void {
 		this.faults.set(config);
+	}
+
+	setRateLimit(config: RateLimitConfig | null): void {
+		this.rateLimiter.set(config);
 	}
 
 	requests(): RecordedRequest[] {
@@ -120,6 +135,7 @@ export class SandboxCore implements FaultIo {
 	// Request entry point
 	// -------------------------------------------------------------------------------------------
 	async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+		const startedAtMs = preciseEpochMs();
 		const started = Date.now();
 		const receivedAt = new Date().toISOString();
 		const method = (req.method ?? 'GET').toUpperCase();
@@ -158,6 +174,7 @@ export class SandboxCore implements FaultIo {
 			seq: ++this.seq,
 			receivedAt,
 			started,
+			startedAtMs,
 			method,
 			path,
 			bodyText,
@@ -206,7 +223,9 @@ export class SandboxCore implements FaultIo {
 	// -------------------------------------------------------------------------------------------
 	// Request log and counters
 	// -------------------------------------------------------------------------------------------
+	/** Called as soon as the response is written (or the connection ended), so finishedAtMs is that moment. */
 	private finish(ctx: RequestContext, { reply, fault, delivered }: Outcome): void {
+		const finishedAtMs = preciseEpochMs();
 		const status = reply?.status ?? null;
 		if (status !== null) bump(this.counters.responsesByStatus, String(status));
 		this.recorded.push({
@@ -223,6 +242,8 @@ export class SandboxCore implements FaultIo {
 			fault,
 			delivered,
 			durationMs: Date.now() - ctx.started,
+			startedAtMs: ctx.startedAtMs,
+			finishedAtMs,
 		});
 		if (this.recorded.length > MAX_RECORDED_REQUESTS)
 			this.recorded.splice(0, this.recorded.length - MAX_RECORDED_REQUESTS);

@@ -183,6 +183,31 @@ export interface FaultConfig {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Rate limit (not a fault: the sandbox's own limit, like a gateway's)
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Token-bucket rate limit per organization: each organization's bucket holds up to `burst` tokens,
+ * refilled continuously at `ratePerSecond`; each API request of an authenticated token takes one,
+ * and a request that finds none is answered 429 at once.
+ */
+export interface RateLimitConfig {
+	/** Tokens added per second (a positive finite number, fractions allowed). */
+	ratePerSecond: number;
+	/** Capacity of a bucket, at least 1. Default: ratePerSecond (one second's worth), at least 1. */
+	burst?: number;
+}
+
+/** The rate limit in effect, with its burst resolved. */
+export type ActiveRateLimit = Required<RateLimitConfig>;
+
+export interface RateLimitBucketView {
+	organization_id: number;
+	/** Tokens in the bucket now (refilled up to now, rounded to 3 decimals); a request needs 1. */
+	tokens: number;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Logging, recorded requests, inspection state
 // ---------------------------------------------------------------------------------------------
 
@@ -217,6 +242,13 @@ export interface RecordedRequest {
 	/** false when the response never reached the client (reset, drop). */
 	delivered: boolean;
 	durationMs: number;
+	/**
+	 * When the request arrived, in milliseconds since the epoch with sub-millisecond precision
+	 * (performance.timeOrigin + performance.now()).
+	 */
+	startedAtMs: number;
+	/** When its response was fully written, or its connection reset or dropped; same clock. */
+	finishedAtMs: number;
 }
 
 export interface Counters {
@@ -233,6 +265,8 @@ export interface Counters {
 	idempotencyMismatches: number;
 	/** 409s because the key's first request was still in flight. */
 	idempotencyInFlight: number;
+	/** 429s of the token-bucket rate limit (the rateLimit fault counts in faults.rateLimited). */
+	rateLimited: number;
 	faults: Record<FaultKind, number>;
 }
 
@@ -363,5 +397,8 @@ export interface SandboxState {
 	subscriptionEvents: SubscriptionEventView[];
 	idempotencyKeys: IdempotencyEntryView[];
 	faults: FaultConfig | null;
+	rateLimit: ActiveRateLimit | null;
+	/** One bucket per organization while the rate limit is on; empty when it is off. */
+	rateLimitBuckets: RateLimitBucketView[];
 	counters: Counters;
 }

@@ -22,7 +22,7 @@ export async function startTestSandbox(opts: SandboxOptions = {}): Promise<TestS
 	return { sb, http, admin };
 }
 
-/** One sandbox per test file, with its faults off and its data back at the seed before each test. */
+/** One sandbox per test file, with its faults and rate limit off and its data back at the seed before each test. */
 export function useTestSandbox(): TestSandbox {
 	const t = {} as TestSandbox;
 	beforeAll(async () => {
@@ -31,6 +31,7 @@ export function useTestSandbox(): TestSandbox {
 	afterAll(() => t.sb.close());
 	beforeEach(() => {
 		t.sb.setFaults(null);
+		t.sb.setRateLimit(null);
 		t.sb.reset();
 	});
 	return t;

@@ -113,6 +113,48 @@ describe('GET /_sandbox/requests', () => {
 	});
 });
 
+describe('start and finish times in the request log', () => {
+	test('epoch milliseconds with sub-millisecond precision; a request sent after a response starts after it finished', async () => {
+		const before = Date.now();
+		await todo(t.http, 1001, { name: 'first' });
+		await todo(t.http, 1001, { name: 'second' });
+		const after = Date.now();
+		const [first, second] = t.sb.requests();
+		const times = [first.startedAtMs, first.finishedAtMs, second.startedAtMs, second.finishedAtMs];
+		// The monotonic clock and Date.now() may drift apart a little; a second is plenty.
+		for (const time of times) {
+			expect(time).toBeGreaterThan(before - 1000);
+			expect(time).toBeLessThan(after + 1000);
+		}
+		expect(times.some((time) => !Number.isInteger(time))).toBe(true);
+		expect(first.finishedAtMs).toBeGreaterThanOrEqual(first.startedAtMs);
+		expect(second.startedAtMs).toBeGreaterThanOrEqual(first.finishedAtMs);
+		expect(second.finishedAtMs).toBeGreaterThanOrEqual(second.startedAtMs);
+	});
+
+	test('concurrent requests overlap; a slow response finishes when it is written, a reset when the connection ends', async () => {
+		t.sb.setFaults({ processingDelayMs: 200 });
+		await Promise.all([todo(t.http, 1001, { name: 'a' }), todo(t.http, 1002, { name: 'b' })]);
+		const [a, b] = t.sb.requests();
+		expect(Math.max(a.startedAtMs, b.startedAtMs)).toBeLessThan(
+			Math.min(a.finishedAtMs, b.finishedAtMs),
+		);
+
+		t.sb.setFaults({ slowResponseRate: 1, slowResponseDelayMs: 100, maxFaultsPerKey: 1 });
+		await todo(t.http, 1001, { name: 'slow' });
+		const slow = t.sb.requests()[2];
+		expect(slow.fault).toBe('slowResponse');
+		// Timers may fire a millisecond early.
+		expect(slow.finishedAtMs - slow.startedAtMs).toBeGreaterThanOrEqual(99);
+
+		t.sb.setFaults({ resetBeforeApplyRate: 1, maxFaultsPerKey: 1 });
+		await expect(todo(t.http, 1001, { name: 'reset' })).rejects.toBeTruthy();
+		const reset = t.sb.requests()[3];
+		expect(reset).toMatchObject({ fault: 'resetBeforeApply', delivered: false });
+		expect(reset.finishedAtMs).toBeGreaterThanOrEqual(reset.startedAtMs);
+	});
+});
+
 describe('POST /_sandbox/reset', () => {
 	test('back to the seed', async () => {
 		await acquisition(t.http, 1101, { event_type_id: 301 });

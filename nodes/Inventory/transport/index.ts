@@ -90,7 +90,7 @@ export async function sendInventoryRequest(
 		});
 
 	for (; ; retries++) {
-		const sentAt = await throttle.acquire();
+		const sendNumber = await throttle.acquire();
 		let response: IN8nHttpFullResponse;
 		try {
 			response = (await this.helpers.httpRequestWithAuthentication.call(
@@ -102,7 +102,7 @@ export async function sendInventoryRequest(
 				{ credentialsDecrypted: connection.credential },
 			)) as IN8nHttpFullResponse;
 		} catch (error) {
-			throttle.release(sentAt, 'unanswered');
+			throttle.release(sendNumber, 'unanswered');
 			const failure = classifyNetworkFailure(error);
 			if (failure.fateUnknown) unansweredAttempt = failure.code;
 			const waitMs = networkRetryWait(policy, retries, failure);
@@ -115,7 +115,7 @@ export async function sendInventoryRequest(
 			await sleep(waitMs);
 			continue;
 		}
-		throttle.release(sentAt, response.statusCode === 429 ? 'throttled' : 'answered');
+		throttle.release(sendNumber, response.statusCode === 429 ? 'throttled' : 'answered');
 
 		const { statusCode, body, headers } = response;
 		if (statusCode >= 200 && statusCode < 300) {

@@ -8,9 +8,9 @@ export type AttemptOutcome = 'answered' | 'throttled' | 'unanswered';
  * limit pause, a free slot and, when pacing, its turn), `release` once it is answered or failed.
  */
 export interface SendThrottle {
-	/** Resolves with the time the attempt may be sent. */
+	/** Resolves when the attempt may be sent, with its place in the order of sending. */
 	acquire(): Promise<number>;
-	release(sentAt: number, outcome: AttemptOutcome): void;
+	release(sendNumber: number, outcome: AttemptOutcome): void;
 	/** Holds back every attempt of the run until `timestamp`, as a 429's Retry-After asks. */
 	pauseUntil(timestamp: number): void;
 }
@@ -33,10 +33,11 @@ class RunPause {
 /** Fixed concurrency (the item scheduler bounds it): only the run-wide pause after a 429. */
 export class FixedThrottle implements SendThrottle {
 	private readonly pause = new RunPause();
+	private sent = 0;
 
 	async acquire(): Promise<number> {
 		await this.pause.wait();
-		return Date.now();
+		return ++this.sent;
 	}
 
 	release(): void {}
@@ -46,13 +47,20 @@ export class FixedThrottle implements SendThrottle {
 	}
 }
 
-/** CUBIC's constants as the AWS SDKs' adaptive retry mode uses them (rate in requests per second). */
+/**
+ * CUBIC's constants as the AWS SDKs' adaptive retry mode uses them (rate in requests per second), with
+ * the scale growing with the peak above 100 requests per second, so that a fast API is probed as
+ * gently as one at 100/s: back to the peak about 4 s after a cut, 10 % above it 3 s later.
+ */
 const CUBIC_SCALE = 0.4;
 const CUBIC_BETA = 0.7;
+/** Requests in flight at the start; each answer before the first 429 adds half a request, up to the maximum. */
+const INITIAL_IN_FLIGHT = 10;
+const GROWTH_PER_ANSWER = 0.5;
 const MIN_RATE = 0.5;
-/** Successes counted for the rate the server accepted: since the previous cut, at least 1 s, at most 10 s. */
-const MIN_MEASURE_MS = 1000;
-const MAX_MEASURE_MS = 10_000;
+/** The longest sleep before a waiting attempt's turn is worked out again (the rate may have risen). */
+const MAX_TURN_WAIT_MS = 100;
+const MEASURE_MS = 1000;
 
 export interface AdaptiveState {
 	/** Requests per second the pacing allows; undefined until the first 429 (no pacing before). */
@@ -78,49 +86,79 @@ export class AdaptiveThrottle implements SendThrottle {
 	private readonly pause = new RunPause();
 	private inFlight = 0;
 	private readonly waitingForSlot: Array<() => void> = [];
+	private readonly waitingForTurn: Array<(sendNumber: number) => void> = [];
+	private givingTurns = false;
+	private lastSentAt = -Infinity;
 	private rate: number | undefined;
-	private nextSendAt = 0;
 	private cubicPeak = 0;
-	private cutAt = -Infinity;
-	/** Times of answers other than 429 within the last MAX_MEASURE_MS, oldest first. */
-	private accepted: number[] = [];
-	private acceptedStart = 0;
+	private cutAt: number | undefined;
+	/** Attempts sent so far, and how many had been sent at the latest cut. */
+	private sent = 0;
+	private sentAtCut = 0;
+	/** Times of answers other than 429 within the last MEASURE_MS, oldest first (until the first cut). */
+	private answered: number[] = [];
+	private answeredStart = 0;
+	private answersSinceCut = 0;
 	private peakInFlight = 0;
+	private inFlightLimit: number;
 	private cuts = 0;
 	private throttled = 0;
 
 	constructor(
 		private readonly maxInFlight: number,
 		private readonly onCut: (state: AdaptiveState) => void = () => {},
-	) {}
+	) {
+		this.inFlightLimit = Math.min(maxInFlight, INITIAL_IN_FLIGHT);
+	}
 
 	async acquire(): Promise<number> {
 		await this.takeSlot();
-		for (;;) {
-			await this.pause.wait();
-			const now = Date.now();
-			if (this.rate === undefined) return now;
-			const turn = Math.max(now, this.nextSendAt, this.pause.until);
-			this.nextSendAt = turn + 1000 / this.rate;
-			if (turn <= now) return now;
-			await sleep(turn - now);
-			if (this.pause.until <= Date.now()) return Date.now();
+		return await new Promise<number>((resolve) => {
+			this.waitingForTurn.push(resolve);
+			void this.giveTurns();
+		});
+	}
+
+	/**
+	 * Lets the waiting attempts go, one at a time, each at its turn: when no pause holds them and, once
+	 * paced, 1/rate after the previous one. The turn is worked out when it comes (not booked ahead), so
+	 * a rate that rose meanwhile applies at once.
+	 */
+	private async giveTurns(): Promise<void> {
+		if (this.givingTurns) return;
+		this.givingTurns = true;
+		try {
+			while (this.waitingForTurn.length > 0) {
+				const now = Date.now();
+				const paced = this.rate === undefined ? now : this.lastSentAt + 1000 / this.rate;
+				const turn = Math.max(paced, this.pause.until);
+				if (turn > now) {
+					await sleep(Math.min(turn - now, MAX_TURN_WAIT_MS));
+					continue;
+				}
+				this.lastSentAt = now;
+				this.waitingForTurn.shift()?.(++this.sent);
+			}
+		} finally {
+			this.givingTurns = false;
 		}
 	}
 
-	release(sentAt: number, outcome: AttemptOutcome): void {
+	release(sendNumber: number, outcome: AttemptOutcome): void {
 		// A freed slot passes straight to the next waiting attempt, so no newcomer can take it in between.
-		const next = this.waitingForSlot.shift();
-		if (next) next();
-		else this.inFlight--;
+		this.inFlight--;
 		const now = Date.now();
 		if (outcome === 'answered') {
-			this.recordAccepted(now);
-			if (this.rate !== undefined) this.rate = Math.max(MIN_RATE, this.cubicRate(now));
+			this.answersSinceCut++;
+			if (this.rate === undefined) {
+				this.recordAnswered(now);
+				this.inFlightLimit = Math.min(this.maxInFlight, this.inFlightLimit + GROWTH_PER_ANSWER);
+			} else this.rate = Math.max(MIN_RATE, this.cubicRate(now));
 		} else if (outcome === 'throttled') {
 			this.throttled++;
-			if (sentAt >= this.cutAt) this.cut(now);
+			if (sendNumber > this.sentAtCut) this.cut(now);
 		}
+		this.passFreeSlots();
 	}
 
 	pauseUntil(timestamp: number): void {
@@ -138,52 +176,68 @@ export class AdaptiveThrottle implements SendThrottle {
 	}
 
 	private async takeSlot(): Promise<void> {
-		if (this.inFlight >= this.maxInFlight)
+		if (this.inFlight >= Math.floor(this.inFlightLimit))
 			await new Promise<void>((resolve) => this.waitingForSlot.push(resolve));
 		else this.inFlight++;
 		this.peakInFlight = Math.max(this.peakInFlight, this.inFlight);
 	}
 
-	private recordAccepted(now: number): void {
-		this.accepted.push(now);
-		while (this.accepted[this.acceptedStart] < now - MAX_MEASURE_MS) this.acceptedStart++;
-		if (this.acceptedStart > 1024) {
-			this.accepted = this.accepted.slice(this.acceptedStart);
-			this.acceptedStart = 0;
+	/** Free slots pass straight to waiting attempts (counted at once, so no newcomer takes them in between). */
+	private passFreeSlots(): void {
+		while (this.waitingForSlot.length > 0 && this.inFlight < Math.floor(this.inFlightLimit)) {
+			this.inFlight++;
+			this.waitingForSlot.shift()?.();
 		}
 	}
 
-	/**
-	 * Requests per second the server accepted since the previous cut (within 1 to 10 s back). Between
-	 * two 429s a token bucket was empty at both ends, so what it accepted in between, pauses included,
-	 * is its refill rate.
-	 */
-	private acceptedRate(now: number): number {
-		const span = Math.min(MAX_MEASURE_MS, Math.max(MIN_MEASURE_MS, now - this.cutAt));
+	private recordAnswered(now: number): void {
+		this.answered.push(now);
+		while (this.answered[this.answeredStart] < now - MEASURE_MS) this.answeredStart++;
+		if (this.answeredStart > 1024) {
+			this.answered = this.answered.slice(this.answeredStart);
+			this.answeredStart = 0;
+		}
+	}
+
+	/** Requests per second answered (other than 429) in the last second: the first 429's measure, before any pacing. */
+	private answeredRate(now: number): number {
 		let count = 0;
-		for (let i = this.accepted.length - 1; i >= this.acceptedStart; i--) {
-			if (this.accepted[i] < now - span) break;
+		for (let i = this.answered.length - 1; i >= this.answeredStart; i--) {
+			if (this.answered[i] < now - MEASURE_MS) break;
 			count++;
 		}
-		return (count * 1000) / span;
+		return (count * 1000) / MEASURE_MS;
 	}
 
 	private cut(now: number): void {
-		const measured = this.acceptedRate(now);
+		// CUBIC's peak: before any pacing, what the server answered in the last second (a token bucket's
+		// burst and a second of its refill). Later, halfway between the paced rate at which the 429 came
+		// (above the server's rate) and what the server answered since the previous cut, pauses included
+		// (at or below it: a token bucket's refill rate, less what overflowed while the node sent less).
+		const answeredSinceCut =
+			this.cutAt === undefined || now <= this.cutAt
+				? Infinity
+				: (this.answersSinceCut * 1000) / (now - this.cutAt);
 		this.cubicPeak = Math.max(
 			MIN_RATE,
-			this.rate === undefined ? measured : Math.min(measured, this.rate),
+			this.rate === undefined
+				? this.answeredRate(now)
+				: (this.rate + Math.min(this.rate, answeredSinceCut)) / 2,
 		);
+		this.answersSinceCut = 0;
 		this.rate = Math.max(MIN_RATE, this.cubicPeak * CUBIC_BETA);
 		this.cutAt = now;
+		this.sentAtCut = this.sent;
+		this.inFlightLimit = this.maxInFlight;
 		this.cuts++;
 		this.onCut(this.state());
 	}
 
 	/** CUBIC: back to the peak after K seconds, concave before it, convex beyond it. */
 	private cubicRate(now: number): number {
-		const k = Math.cbrt((this.cubicPeak * (1 - CUBIC_BETA)) / CUBIC_SCALE);
-		const seconds = (now - this.cutAt) / 1000;
-		return CUBIC_SCALE * (seconds - k) ** 3 + this.cubicPeak;
+		const scale = Math.max(CUBIC_SCALE, (CUBIC_SCALE * this.cubicPeak) / 100);
+		const k = Math.cbrt((this.cubicPeak * (1 - CUBIC_BETA)) / scale);
+		const seconds = (now - (this.cutAt ?? now)) / 1000;
+		return scale * (seconds - k) ** 3 + this.cubicPeak;
 	}
 }
