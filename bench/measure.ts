@@ -8,9 +8,9 @@ import type { IDataObject } from 'n8n-workflow';
 import { subscribe } from 'node:diagnostics_channel';
 import type { ClientRequest, IncomingMessage } from 'node:http';
 
-import type { FaultConfig } from '../sandbox/src';
+import type { FaultConfig, RateLimitConfig, RecordedRequest } from '../sandbox/src';
 import type { ClientKind, Concurrency } from './clients';
-import type { LoggedRequest, RateLimit, Sandbox } from './sandbox';
+import type { Sandbox } from './sandbox';
 
 // Client-side probe: every HTTP(S) request of this process, from the moment the client creates it
 // (before its connection is opened) to the end of its response.
@@ -55,7 +55,7 @@ export interface RunSpec {
 	typeVersion?: number;
 	/** Another build of the node than dist/ (its git revision). */
 	build?: string;
-	rateLimit?: RateLimit | null;
+	rateLimit?: RateLimitConfig | null;
 	/** The sandbox's fault injection during the run (e.g. random 500s). */
 	faults?: FaultConfig;
 	/** Items may fail (fixed concurrency against a rate limit): still no item recorded twice. */
@@ -87,7 +87,7 @@ export interface Measure extends RunSpec {
 	correct: boolean;
 }
 
-function perSecond(requests: LoggedRequest[], startEpochMs: number): SecondBin[] {
+function perSecond(requests: RecordedRequest[], startEpochMs: number): SecondBin[] {
 	const bins: SecondBin[] = [];
 	for (const request of requests) {
 		const second = Math.floor((request.finishedAtMs - startEpochMs) / 1000);

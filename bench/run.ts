@@ -21,6 +21,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 
+import type { RateLimitConfig } from '../sandbox/src';
 import { packageRoot } from '../tools/n8n/engine';
 import { DEFAULT_BASELINE_REF, loadBaselineNode } from './baseline';
 import {
@@ -50,7 +51,6 @@ import {
 	startProxyProcess,
 	startSandboxProcess,
 	type ProxyProcess,
-	type RateLimit,
 	type Sandbox,
 } from './sandbox';
 
@@ -256,7 +256,7 @@ async function matrix(): Promise<void> {
 	}
 }
 
-function tokenBucket(ratePerSecond: number): RateLimit {
+function tokenBucket(ratePerSecond: number): RateLimitConfig {
 	return { ratePerSecond, burst: ratePerSecond };
 }
 

@@ -10,7 +10,13 @@ import { Agent as HttpsAgent } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import type { FaultConfig, RecordedRequest, SandboxState, SeedData } from '../sandbox/src';
+import type {
+	FaultConfig,
+	RateLimitConfig,
+	RecordedRequest,
+	SandboxState,
+	SeedData,
+} from '../sandbox/src';
 import { packageRoot } from '../tools/n8n/engine';
 
 export const TOKEN = 'inv_demo_full_access';
@@ -20,15 +26,6 @@ const ADMIN_TOKEN = 'bench-admin';
 export const FIRST_BENCH_ASSET = 2001;
 export const BENCH_ASSET_COUNT = 1000;
 
-/** The sandbox's token bucket: `ratePerSecond` tokens a second, at most `burst` saved up. */
-export interface RateLimit {
-	ratePerSecond: number;
-	burst: number;
-}
-
-/** What a request of the sandbox's log carries for the bench (start and end on the epoch, in ms). */
-export type LoggedRequest = RecordedRequest & { startedAtMs: number; finishedAtMs: number };
-
 export interface Sandbox {
 	baseUrl: string;
 	/** The PEM certificate of a TLS sandbox (self-signed: clients take it as their CA). */
@@ -36,9 +33,9 @@ export interface Sandbox {
 	admin: AxiosInstance;
 	reset(): Promise<void>;
 	setFaults(faults: FaultConfig | null): Promise<void>;
-	setRateLimit(limit: RateLimit | null): Promise<void>;
+	setRateLimit(limit: RateLimitConfig | null): Promise<void>;
 	state(): Promise<SandboxState>;
-	requests(): Promise<LoggedRequest[]>;
+	requests(): Promise<RecordedRequest[]>;
 	stop(): void;
 }
 
@@ -127,7 +124,7 @@ export async function startSandboxProcess(options: { tls?: boolean } = {}): Prom
 				: await admin.delete('/_sandbox/rate-limit')),
 		state: async () => (await admin.get<SandboxState>('/_sandbox/state')).data,
 		requests: async () =>
-			(await admin.get<{ requests: LoggedRequest[] }>('/_sandbox/requests')).data.requests,
+			(await admin.get<{ requests: RecordedRequest[] }>('/_sandbox/requests')).data.requests,
 		stop: () => void child.kill('SIGTERM'),
 	};
 }
