@@ -14,23 +14,33 @@ import type { Sandbox } from './sandbox';
 
 // Client-side probe: every HTTP(S) request of this process, from the moment the client creates it
 // (before its connection is opened) to the end of its response.
-// The same probe counts the requests in flight (created, not yet closed) and keeps the most.
+// The same probe counts the requests in flight, from creation to the end of the response (or the
+// request's close, when no response came), and keeps the most.
 const started = new WeakMap<ClientRequest, number>();
 let latencies: number[] = [];
 let inFlight = 0;
 let mostInFlight = 0;
+const settled = new WeakSet<ClientRequest>();
+const settle = (request: ClientRequest) => {
+	if (settled.has(request)) return;
+	settled.add(request);
+	inFlight--;
+};
 subscribe('http.client.request.start', (message) => {
 	const { request } = message as { request: ClientRequest };
 	started.set(request, performance.now());
 	if (request.path.startsWith('/_sandbox')) return;
 	mostInFlight = Math.max(mostInFlight, ++inFlight);
-	request.once('close', () => inFlight--);
+	request.once('close', () => settle(request));
 });
 subscribe('http.client.response.finish', (message) => {
 	const { request, response } = message as { request: ClientRequest; response: IncomingMessage };
 	const at = started.get(request);
 	if (at === undefined || request.path.startsWith('/_sandbox')) return;
-	response.once('end', () => latencies.push(performance.now() - at));
+	response.once('end', () => {
+		latencies.push(performance.now() - at);
+		settle(request);
+	});
 });
 
 export function percentile(values: number[], p: number): number {
