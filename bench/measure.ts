@@ -92,8 +92,10 @@ export interface Measure extends RunSpec {
 	p99Ms: number;
 	/** The most requests the client had in flight at once (from creation to close). */
 	maxInFlight: number;
-	/** Only for the scenarios that change the limit mid-run. */
+	/** From the sandbox's request log, for the runs that ask for it: per-second bins, */
 	perSecond?: SecondBin[];
+	/** and the seconds until 95 % of the items had their success (the rate without the run's tail). */
+	secondsTo95?: number;
 	correct: boolean;
 }
 
@@ -110,6 +112,15 @@ function perSecond(requests: RecordedRequest[], startEpochMs: number): SecondBin
 		else if (request.status !== null && request.status < 300) bin.succeeded++;
 	}
 	return bins;
+}
+
+function secondsTo(successes: number, requests: RecordedRequest[], startEpochMs: number): number {
+	const ends = requests
+		.filter((r) => r.status !== null && r.status < 300)
+		.map((r) => r.finishedAtMs)
+		.sort((a, b) => a - b);
+	const at = ends[Math.ceil(successes) - 1];
+	return at === undefined ? NaN : (at - startEpochMs) / 1000;
 }
 
 /** Failures of the correctness check, collected over the whole bench (exit code 1 when any). */
@@ -161,7 +172,12 @@ export async function measure(
 		maxInFlight: mostInFlight,
 		medianMs: percentile(latencies, 50),
 		p99Ms: percentile(latencies, 99),
-		...(options.perSecond ? { perSecond: perSecond(requests, startEpochMs) } : {}),
+		...(options.perSecond
+			? {
+					perSecond: perSecond(requests, startEpochMs),
+					secondsTo95: secondsTo(0.95 * items.length, requests, startEpochMs),
+				}
+			: {}),
 		correct,
 	};
 }
