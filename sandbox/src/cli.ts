@@ -1,13 +1,19 @@
 #!/usr/bin/env node
 /**
  * npm run sandbox -- [--port 8080] [--host 127.0.0.1] [--seed file.json] [--admin-token T]
- *                     [--faults '<json>'] [--quiet]
+ *                     [--faults '<json>'] [--rate-limit R [--burst B]] [--tls [--cert-out FILE]]
+ *                     [--quiet]
  */
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
 import {
 	DEFAULT_SEED_FILE,
 	loadSeedFile,
 	startSandbox,
 	type FaultConfig,
+	type RateLimitConfig,
 	type SeedData,
 } from './index';
 
@@ -19,12 +25,29 @@ Options:
   --seed FILE         seed JSON file (default sandbox/seed.json)
   --admin-token T     token for the /_sandbox endpoints (default $SANDBOX_ADMIN_TOKEN or sandbox-admin)
   --faults JSON       fault injection config, e.g. '{"serverErrorRate":0.2,"seed":7}'
+  --rate-limit R      token-bucket rate limit: R requests per second per organization (default off)
+  --burst B           bucket size of the rate limit (default R, at least 1)
+  --tls               HTTPS with a self-signed certificate for localhost and 127.0.0.1 (needs openssl)
+  --cert-out FILE     where --tls writes the certificate (default in the temp directory)
   --quiet             no request log on stdout
   --help              this text
 `;
 
 function parseArgs(argv: string[]): Record<string, string | boolean> {
-	const known = ['port', 'host', 'seed', 'admin-token', 'faults', 'quiet', 'help'];
+	const known = [
+		'port',
+		'host',
+		'seed',
+		'admin-token',
+		'faults',
+		'rate-limit',
+		'burst',
+		'tls',
+		'cert-out',
+		'quiet',
+		'help',
+	];
+	const flags = ['quiet', 'help', 'tls'];
 	const out: Record<string, string | boolean> = {};
 	for (let i = 0; i < argv.length; i++) {
 		const arg = argv[i];
@@ -36,7 +59,7 @@ function parseArgs(argv: string[]): Record<string, string | boolean> {
 		}
 		const name = arg.slice(2);
 		if (!known.includes(name)) throw new Error(`unknown option --${name}`);
-		if (name === 'quiet' || name === 'help') out[name] = true;
+		if (flags.includes(name)) out[name] = true;
 		else {
 			const value = argv[++i];
 			if (value === undefined) throw new Error(`--${name} needs a value`);
@@ -71,6 +94,17 @@ async function main(): Promise<void> {
 	const seed: SeedData = loadSeedFile(seedFile);
 	let faults: FaultConfig | undefined;
 	if (typeof args.faults === 'string') faults = JSON.parse(args.faults) as FaultConfig;
+	if (args.burst !== undefined && args['rate-limit'] === undefined)
+		throw new Error('--burst needs --rate-limit');
+	if (args['cert-out'] !== undefined && !args.tls) throw new Error('--cert-out needs --tls');
+	// Invalid numbers (NaN included) are refused by startSandbox with the rule they break.
+	const rateLimit: RateLimitConfig | undefined =
+		args['rate-limit'] === undefined
+			? undefined
+			: {
+					ratePerSecond: Number(args['rate-limit']),
+					...(args.burst === undefined ? {} : { burst: Number(args.burst) }),
+				};
 
 	const sandbox = await startSandbox({
 		port,
@@ -78,8 +112,19 @@ async function main(): Promise<void> {
 		seed,
 		adminToken: typeof args['admin-token'] === 'string' ? args['admin-token'] : undefined,
 		faults,
+		rateLimit,
+		tls: args.tls === true,
 		log: !args.quiet,
 	});
+	const activeRateLimit = sandbox.state().rateLimit;
+	let certificateFile: string | undefined;
+	if (sandbox.certificate) {
+		certificateFile =
+			typeof args['cert-out'] === 'string'
+				? args['cert-out']
+				: join(tmpdir(), `inventory-sandbox-${new URL(sandbox.baseUrl).port}.pem`);
+		writeFileSync(certificateFile, sandbox.certificate);
+	}
 
 	const orgName = new Map(seed.organizations.map((o) => [o.id, o.name]));
 	const width = Math.max(...seed.tokens.map((t) => t.token.length));
@@ -87,8 +132,16 @@ async function main(): Promise<void> {
 		'Inventory API sandbox (simulator, in memory; NOT the real service)',
 		`  base URL     ${sandbox.baseUrl}`,
 		`  seed file    ${seedFile}`,
-		`  admin token  ${sandbox.adminToken}   (for ${sandbox.baseUrl}/_sandbox/state, /requests, /reset, /faults)`,
+		`  admin token  ${sandbox.adminToken}   (for ${sandbox.baseUrl}/_sandbox/state, /requests, /reset, /faults, /rate-limit)`,
 		`  faults       ${faults ? JSON.stringify(faults) : 'off'}`,
+		`  rate limit   ${activeRateLimit ? `${activeRateLimit.ratePerSecond} requests/s per organization, burst ${activeRateLimit.burst} (then 429 with Retry-After)` : 'off'}`,
+		...(certificateFile
+			? [
+					`  TLS          self-signed certificate: ${certificateFile}`,
+					`               n8n trusts it when started with NODE_EXTRA_CA_CERTS=${certificateFile}`,
+					`               (or turn on the credential's "Ignore SSL Issues (Insecure)"); curl: --cacert ${certificateFile}`,
+				]
+			: []),
 		'',
 		'Demo tokens (Authorization: Bearer <token>):',
 		...seed.tokens.map(

@@ -2,12 +2,14 @@
  * Inventory API sandbox: an in-memory, contract-faithful simulator of the three write operations of
  * shared/inventory-api.md, for tests, benchmarks and demos. Not the real service.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { createServer as createHttpServer, type RequestListener } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo, Server, Socket } from 'node:net';
 
 import { validateFaultConfig } from './faults';
 import { DEFAULT_SEED_FILE, loadSeedFile, validateSeed } from './seed';
 import { SandboxCore } from './server';
+import { makeSelfSignedCertificate, type TlsKeyAndCertificate } from './tls';
 import type {
 	FaultConfig,
 	LogEntry,
@@ -19,6 +21,7 @@ import type {
 
 export * from './types';
 export { DEFAULT_SEED_FILE, loadSeedFile } from './seed';
+export type { TlsKeyAndCertificate } from './tls';
 
 /** Default admin token for local use (override with the adminToken option or SANDBOX_ADMIN_TOKEN). */
 export const DEFAULT_ADMIN_TOKEN = 'sandbox-admin';
@@ -42,11 +45,15 @@ export interface SandboxOptions {
 	log?: boolean | ((entry: LogEntry) => void);
 	/** Clock of the sandbox (event_date checks, timestamps, token expiry). Default: real time. */
 	now?: () => Date;
+	/** HTTPS: true = a self-signed certificate for localhost and 127.0.0.1 made at start (needs openssl); or your own key and certificate. Default: plain HTTP. */
+	tls?: boolean | TlsKeyAndCertificate;
 }
 
 export interface SandboxHandle {
-	/** e.g. http://127.0.0.1:43123 (no trailing slash). */
+	/** e.g. http://127.0.0.1:43123, or https://… with tls (no trailing slash). */
 	baseUrl: string;
+	/** With tls: the certificate (PEM) that clients trust, e.g. as their CA. */
+	certificate?: string;
 	adminToken: string;
 	setFaults(f: FaultConfig | null): void;
 	/** Same as PUT /_sandbox/rate-limit (null: DELETE); throws on an invalid limit. */
@@ -74,7 +81,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
 	core.setRateLimit(opts.rateLimit ?? null);
 
 	const sockets = new Set<Socket>();
-	const server: Server = createServer((req, res) => {
+	const handleRequest: RequestListener = (req, res) => {
 		core.handle(req, res).catch((error: unknown) => {
 			if (!res.headersSent && !res.destroyed) {
 				res.writeHead(500, { 'Content-Type': 'application/json' });
@@ -85,7 +92,11 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
 				);
 			}
 		});
-	});
+	};
+	const tls = opts.tls === true ? makeSelfSignedCertificate() : opts.tls || null;
+	const server: Server = tls
+		? createHttpsServer({ key: tls.key, cert: tls.cert }, handleRequest)
+		: createHttpServer(handleRequest);
 	server.on('connection', (s) => {
 		sockets.add(s);
 		s.on('close', () => sockets.delete(s));
@@ -104,7 +115,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
 
 	let closing: Promise<void> | null = null;
 	return {
-		baseUrl: `http://${urlHost}:${address.port}`,
+		baseUrl: `${tls ? 'https' : 'http'}://${urlHost}:${address.port}`,
+		...(tls ? { certificate: tls.cert } : {}),
 		adminToken,
 		setFaults: (f) => core.setFaults(validateFaultConfig(f)),
 		setRateLimit: (limit) => core.setRateLimit(limit),

@@ -4,6 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { TLSSocket } from 'node:tls';
 
 import type { FaultKind, Operation } from './types';
 
@@ -140,10 +141,14 @@ export function writeReply(res: ServerResponse, reply: Reply): boolean {
 	return true;
 }
 
-/** Ends the connection without a response: a TCP reset (RST) or a plain close. */
+/**
+ * Ends the connection without a response: a TCP reset (RST) or a plain close. A TLS socket is
+ * always closed plainly: node cannot reset it (its TCP socket is not reachable).
+ */
 export function destroySocket(res: ServerResponse, reset: boolean): void {
 	const socket = res.socket;
 	if (!socket) return;
-	if (reset && typeof socket.resetAndDestroy === 'function') socket.resetAndDestroy();
+	if (reset && !(socket instanceof TLSSocket) && typeof socket.resetAndDestroy === 'function')
+		socket.resetAndDestroy();
 	else socket.destroy();
 }

@@ -4,12 +4,13 @@
 //   2. build + `npm pack` this package, install the tarball into a fresh n8n user folder's
 //      community nodes folder
 //   3. headless: the sandbox, a credential and example workflows imported with the n8n CLI, run with
-//      `n8n execute --id`, asserted on the JSON result and the sandbox's inspection endpoint
+//      `n8n execute --id`, asserted on the JSON result and the sandbox's inspection endpoint; then
+//      bulk intake at automatic concurrency over HTTPS against a second, throttled sandbox
 //   4. "Retry execution" for real: `n8n start`, owner set up and logged in through the REST API, a
 //      failed execution retried through POST /rest/executions/:id/retry after fixing the cause
 //   5. the editor in headless Chromium: the node's forms for each operation and the credential,
 //      screenshots into .github/screenshots/
-// Steps 3-5 are the named groups in groups/ (headless.mjs, retry.mjs, editor.mjs); this file sets up
+// Steps 3-5 are the named groups in groups/ (headless.mjs, bulk-tls.mjs, retry.mjs, editor.mjs); this file sets up
 // what they share. Exits non-zero on any failure; prints the duration of each step.
 //
 // Environment: E2E_SKIP_BROWSER=1 skips step 5; E2E_KEEP=1 keeps the run's user folder;
@@ -21,6 +22,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import { agent, agentWorkflows } from './groups/agent.mjs';
+import { bulkTls } from './groups/bulk-tls.mjs';
 import { editor } from './groups/editor.mjs';
 import { headless } from './groups/headless.mjs';
 import { retryExecution } from './groups/retry.mjs';
@@ -140,6 +142,7 @@ async function main() {
 
 	// ----- headless --------------------------------------------------------------------------
 	await headless({ n8n, sandbox }, check);
+	await bulkTls({ n8n }, check);
 
 	// n8n 1.x (E2E_HOST=n8n1): the headless part only (the REST API and editor checks are 2.x's).
 	if (HOST_FLAVOR !== 'n8n2') {

@@ -50,8 +50,10 @@ const ACTIONS = TODOS + ACQUISITIONS + BILLINGS;
  * most three retries.
  */
 const MAX_RETRIES = 10;
-const nodeOptions = (concurrency: number) => ({
-	concurrency,
+/** A number: that fixed concurrency (node version 1); 'automatic': version 3's automatic concurrency. */
+type Sending = number | 'automatic';
+const nodeOptions = (sending: Sending) => ({
+	...(sending === 'automatic' ? {} : { concurrency: sending }),
 	maxRetries: MAX_RETRIES,
 	retryDelay: 5,
 	maxRetryWait: 2000,
@@ -164,38 +166,43 @@ const billingItems = Array.from({ length: BILLINGS }, (_, i) => ({
 	cost: Number((10 + i / 100).toFixed(2)),
 }));
 
-const mixedWorkflow = (concurrency: number) =>
-	branchesWorkflow([
+const mixedWorkflow = (sending: Sending) => {
+	const node = sending === 'automatic' ? { typeVersion: 3 } : undefined;
+	return branchesWorkflow([
 		{
 			name: 'Create To-dos',
+			node,
 			items: todoItems,
 			parameters: createTodoParameters({
 				assetId: '={{ $json.assetId }}',
 				name: '={{ $json.task }}',
-				options: nodeOptions(concurrency),
+				options: nodeOptions(sending),
 			}),
 		},
 		{
 			name: 'Record Acquisitions',
+			node,
 			items: acquisitionItems,
 			parameters: recordAcquisitionParameters(
-				{ assetId: '={{ $json.assetId }}', options: nodeOptions(concurrency) },
+				{ assetId: '={{ $json.assetId }}', options: nodeOptions(sending) },
 				{ description: '={{ $json.ref }}', price: '={{ $json.price }}' },
 			),
 		},
 		{
 			name: 'Update Billing',
+			node,
 			items: billingItems,
 			parameters: updateBillingParameters(
 				{
 					subscriptionId: '={{ $json.subscriptionId }}',
 					cost: '={{ $json.cost }}',
-					options: nodeOptions(concurrency),
+					options: nodeOptions(sending),
 				},
 				{ description: '={{ $json.ref }}' },
 			),
 		},
 	]);
+};
 
 function byKey(requests: RecordedRequest[]): Map<string, RecordedRequest[]> {
 	const keys = new Map<string, RecordedRequest[]>();
@@ -277,6 +284,7 @@ function expectExactlyOnce(run: IRun, state: SandboxState, requests: RecordedReq
 			expect([
 				r.fault !== null,
 				r.status !== null && r.status < 300,
+				r.status === 429, // the token bucket's (not a fault)
 				held && r.status === 409,
 			]).toContain(true);
 		}
@@ -327,6 +335,33 @@ function actionsPerFault(
 	) as Record<Exclude<FaultKind, 'latency'>, number>;
 }
 
+/**
+ * The faults really happened, at the rates asked for (about 20 % of the actions each; the floor leaves
+ * room for chance, since keys differ per run), and some retries met "409 still being processed".
+ */
+function expectFaultsMet(
+	requests: RecordedRequest[],
+): Record<Exclude<FaultKind, 'latency'>, number> {
+	const perFault = actionsPerFault(requests);
+	for (const kind of [
+		'serverError',
+		'resetBeforeApply',
+		'dropAfterApply',
+		'slowResponse',
+		'holdInFlight',
+	] as const) {
+		expect({ kind, atLeast15Percent: perFault[kind] >= 0.15 * ACTIONS }).toEqual({
+			kind,
+			atLeast15Percent: true,
+		});
+	}
+	expect(requests.filter((r) => r.status === 409).length).toBeGreaterThan(0);
+	expect(
+		new Set(requests.filter((r) => r.fault !== null).map((r) => r.key)).size,
+	).toBeGreaterThanOrEqual(0.5 * ACTIONS);
+	return perFault;
+}
+
 describe.each([
 	{ concurrency: 1, slowTrips: [40] },
 	{ concurrency: 10, slowTrips: [40, 200] },
@@ -345,37 +380,43 @@ describe.each([
 
 			expectExactlyOnce(run, state, requests);
 
-			// The faults really happened, at the rates asked for (about 20 % of the actions each; the
-			// floor leaves room for chance, since keys differ per run).
-			const perFault = actionsPerFault(requests);
-			const faulted = new Set(requests.filter((r) => r.fault !== null).map((r) => r.key)).size;
-			// Retries of a held action that met "409 still being processed" and were waited out.
-			const inFlight409s = requests.filter((r) => r.status === 409).length;
-			process.stdout.write(
-				`concurrency ${concurrency}: ${requests.length} requests for ${ACTIONS} actions; actions meeting a fault: ${faulted}; per kind: ${JSON.stringify(perFault)}; 409 while held: ${inFlight409s}; 429 with Retry-After 1 s: ${slowTrips.length}\n`,
-			);
-			for (const kind of [
-				'serverError',
-				'resetBeforeApply',
-				'dropAfterApply',
-				'slowResponse',
-				'holdInFlight',
-			] as const) {
-				expect({ kind, atLeast15Percent: perFault[kind] >= 0.15 * ACTIONS }).toEqual({
-					kind,
-					atLeast15Percent: true,
-				});
-			}
+			const perFault = expectFaultsMet(requests);
 			expect(perFault.rateLimited).toBeGreaterThanOrEqual(0.2 * ACTIONS);
-			expect(inFlight409s).toBeGreaterThan(0);
-			expect(faulted).toBeGreaterThanOrEqual(0.5 * ACTIONS);
 			// Every 429 the sandbox sent is in the log with its Retry-After, and the node came back after it.
 			expect(requests.filter((r) => r.fault === 'rateLimited').length).toBeGreaterThan(0);
+			process.stdout.write(
+				`concurrency ${concurrency}: ${requests.length} requests for ${ACTIONS} actions; per kind: ${JSON.stringify(perFault)}; 429 with Retry-After 1 s: ${slowTrips.length}\n`,
+			);
 
 			expectNoToken([run]);
 		}, 150_000);
 	},
 );
+
+describe('1,000 actions under every kind of fault and a token bucket, automatic concurrency (version 3)', () => {
+	test('every item succeeds; exactly 1,000 records with their events, 0 duplicates, 0 missing', async () => {
+		sandbox.setFaults(FAULTS);
+		sandbox.setRateLimit({ ratePerSecond: 100, burst: 20 });
+		try {
+			const run = await runWorkflow(mixedWorkflow('automatic'), {
+				credentials: { baseUrl: sandbox.baseUrl, apiToken: TOKENS.fullAccess },
+			});
+			await slowResponsesDelivered();
+			const state = sandbox.state();
+			const requests = sandbox.requests();
+
+			expectExactlyOnce(run, state, requests);
+			const perFault = expectFaultsMet(requests);
+			expect(state.counters.rateLimited).toBeGreaterThan(0);
+			process.stdout.write(
+				`automatic: ${requests.length} requests for ${ACTIONS} actions; per kind: ${JSON.stringify(perFault)}; 429 of the token bucket: ${state.counters.rateLimited}\n`,
+			);
+			expectNoToken([run]);
+		} finally {
+			sandbox.setRateLimit(null);
+		}
+	}, 150_000);
+});
 
 describe('a batch that fails mid-way, then n8n\'s "Retry execution"', () => {
 	const items = Array.from({ length: 40 }, (_, i) => ({

@@ -221,7 +221,7 @@ describe('a failed item in the middle of a record', () => {
 
 describe('how many requests are in flight', () => {
 	const todos = Array.from({ length: 24 }, (_, i) => ({ assetId: 1001 + (i % 12), task: `#${i}` }));
-	const parameters = (options: IDataObject) => ({
+	const parameters = (options: Record<string, number>) => ({
 		...createTodoParameters({ assetId: '={{ $json.assetId }}', name: '={{ $json.task }}' }),
 		options,
 	});

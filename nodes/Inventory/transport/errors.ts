@@ -66,6 +66,9 @@ const NETWORK_FAILURE_WORDS: Record<string, string> = {
 	EHOSTUNREACH: 'the host is unreachable',
 };
 
+/** Node's codes for a server certificate that does not verify (self-signed, unknown issuer, expired, wrong name). */
+const CERTIFICATE_FAILURE = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER/;
+
 const KEY_REUSED = /different request|already (been )?used/i;
 const KEY_IN_FLIGHT = /still (being )?process|in progress|in flight|in-flight/i;
 
@@ -194,16 +197,22 @@ export function networkError(
 	failed: { request: InventoryRequest; retries: number; failure: NetworkFailure },
 ): NodeApiError {
 	const { request, retries, failure } = failed;
-	const what = NETWORK_FAILURE_WORDS[failure.code] ?? 'the request failed';
+	const certificate = CERTIFICATE_FAILURE.test(failure.code);
+	const what = certificate
+		? `its certificate could not be verified (${failure.code})`
+		: (NETWORK_FAILURE_WORDS[failure.code] ?? 'the request failed');
 	const message = failure.retryable
 		? `Could not reach the Inventory API after ${retriesText(retries)}: ${what}`
 		: `The request to the Inventory API failed: ${what}`;
+	const check = certificate
+		? `The server at ${redact(baseUrl, token)} uses a certificate n8n does not trust (self-signed or from a private certificate authority). Give n8n the authority's certificate with the environment variable NODE_EXTRA_CA_CERTS, or turn on "Ignore SSL Issues (Insecure)" in the credential.`
+		: `Network failure ${failure.code}. Check the Base URL of the credential (${redact(baseUrl, token)}) and the network between n8n and the service.`;
 	return new NodeApiError(
 		node,
 		{ networkCode: failure.code, message },
 		{
 			message,
-			description: `Network failure ${failure.code}. Check the Base URL of the credential (${redact(baseUrl, token)}) and the network between n8n and the service. The same Idempotency-Key (${request.idempotencyKey}) is safe to retry.`,
+			description: `${check} Nothing was created. The same Idempotency-Key (${request.idempotencyKey}) is safe to retry.`,
 			itemIndex: request.itemIndex,
 		},
 	);

@@ -1,6 +1,8 @@
 // The Inventory API sandbox (sandbox/) as a separate process on a free loopback port, and its
 // /_sandbox inspection and control endpoints.
 import fs from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
 import path from 'node:path';
 
 import { TOKENS } from '../../fixtures/index.js';
@@ -33,9 +35,13 @@ export async function startSandbox(options) {
 }
 
 export class Sandbox {
-	async start({ port, logFile } = {}) {
+	/**
+	 * `tls`: HTTPS with the sandbox's self-signed certificate (its file is kept for the admin calls);
+	 * `rateLimit`: `{ ratePerSecond, burst }`, the sandbox's token bucket per organization.
+	 */
+	async start({ port, logFile, tls = false, rateLimit } = {}) {
 		this.port = port ?? (await freePort());
-		this.baseUrl = `http://127.0.0.1:${this.port}`;
+		this.baseUrl = `${tls ? 'https' : 'http'}://127.0.0.1:${this.port}`;
 		const cli = path.join(REPO_DIR, 'sandbox', 'dist', 'cli.js');
 		if (!fs.existsSync(cli))
 			throw new Error(`${cli} missing: build the sandbox first (npm run build:sandbox)`);
@@ -43,7 +49,14 @@ export class Sandbox {
 		this.service = spawnService(
 			'sandbox',
 			process.execPath,
-			[cli, '--port', String(this.port), '--admin-token', ADMIN_TOKEN, '--quiet'],
+			[
+				cli,
+				...['--port', String(this.port), '--admin-token', ADMIN_TOKEN, '--quiet'],
+				...(tls ? ['--tls', '--cert-out', (this.certificateFile = `${logFile}.cert.pem`)] : []),
+				...(rateLimit
+					? ['--rate-limit', String(rateLimit.ratePerSecond), '--burst', String(rateLimit.burst)]
+					: []),
+			],
 			{
 				env: cleanEnv(),
 				cwd: REPO_DIR,
@@ -55,27 +68,52 @@ export class Sandbox {
 			async () => {
 				if (this.service.exited)
 					throw new Error(`sandbox exited (${this.service.exitCode}):\n${tail(logFile)}`);
-				return (await fetch(`${this.baseUrl}/_sandbox/health`)).ok;
+				return (await this.request('GET', '/_sandbox/health')).ok;
 			},
 			{ timeoutMs: 30_000, intervalMs: 100 },
 		);
 		return this;
 	}
 
+	/** One request to the sandbox, over HTTPS trusting its own certificate when it serves TLS. */
+	request(method, p, { headers = {}, body } = {}) {
+		const url = new URL(p, this.baseUrl);
+		const secure = url.protocol === 'https:';
+		return new Promise((resolve, reject) => {
+			const req = (secure ? https : http).request(
+				url,
+				{
+					method,
+					headers,
+					timeout: 30_000,
+					...(secure ? { ca: fs.readFileSync(this.certificateFile) } : {}),
+				},
+				(res) => {
+					let text = '';
+					res.setEncoding('utf8');
+					res.on('data', (chunk) => (text += chunk));
+					res.on('end', () => resolve({ ok: res.statusCode < 300, status: res.statusCode, text }));
+				},
+			);
+			req.on('timeout', () => req.destroy(new Error(`sandbox ${method} ${p}: timed out`)));
+			req.on('error', reject);
+			req.end(body);
+		});
+	}
+
 	async admin(method, p, body) {
-		const res = await fetch(`${this.baseUrl}/_sandbox${p}`, {
-			method,
+		const res = await this.request(method, `/_sandbox${p}`, {
 			headers: {
 				authorization: `Bearer ${ADMIN_TOKEN}`,
 				...(body !== undefined ? { 'content-type': 'application/json' } : {}),
 			},
 			body: body === undefined ? undefined : JSON.stringify(body),
-			signal: AbortSignal.timeout(30_000),
 		});
-		const text = await res.text();
 		if (!res.ok)
-			throw new Error(`sandbox ${method} /_sandbox${p} -> ${res.status}: ${text.slice(0, 500)}`);
-		return text ? JSON.parse(text) : undefined;
+			throw new Error(
+				`sandbox ${method} /_sandbox${p} -> ${res.status}: ${res.text.slice(0, 500)}`,
+			);
+		return res.text ? JSON.parse(res.text) : undefined;
 	}
 
 	state() {

@@ -13,9 +13,19 @@ export const NODE_TYPE = 'n8n-nodes-inventory.inventory';
 export const CREDENTIAL = { id: 'e2eInventoryCred', name: 'Inventory sandbox' };
 export const TRIGGER = 'When clicking ‘Execute workflow’';
 
-export function credentialJson({ baseUrl, apiToken, id = CREDENTIAL.id, name = CREDENTIAL.name }) {
-	return [{ id, name, type: 'inventoryApi', data: { baseUrl, apiToken } }];
+export function credentialJson({
+	baseUrl,
+	apiToken,
+	id = CREDENTIAL.id,
+	name = CREDENTIAL.name,
+	ignoreSslIssues,
+}) {
+	const data = { baseUrl, apiToken, ...(ignoreSslIssues === undefined ? {} : { ignoreSslIssues }) };
+	return [{ id, name, type: 'inventoryApi', data }];
 }
+
+/** The credential of the HTTPS sandbox (self-signed), with "Ignore SSL Issues (Insecure)" on. */
+export const TLS_CREDENTIAL = { id: 'e2eInventoryTlsCred', name: 'Inventory sandbox (HTTPS)' };
 
 const SETTINGS = {
 	executionOrder: 'v1',
@@ -48,7 +58,15 @@ function items(name, list, position) {
 	};
 }
 
-export function inventoryNode({ id, name, position, parameters, onError, typeVersion = 1 }) {
+export function inventoryNode({
+	id,
+	name,
+	position,
+	parameters,
+	onError,
+	typeVersion = 1,
+	credential = CREDENTIAL,
+}) {
 	return {
 		id,
 		name,
@@ -56,7 +74,7 @@ export function inventoryNode({ id, name, position, parameters, onError, typeVer
 		typeVersion,
 		position,
 		parameters,
-		credentials: { inventoryApi: { ...CREDENTIAL } },
+		credentials: { inventoryApi: { ...credential } },
 		...(onError ? { onError } : {}),
 	};
 }
@@ -96,6 +114,35 @@ export function workflow(id, name, nodes, connections) {
 
 // ------------------------------------------------------------------------------------------------
 // Headless workflows (run with `n8n execute --id`)
+
+/** Bulk intake at automatic concurrency (version 3) over HTTPS: to-dos spread over many assets. */
+export const BULK_TLS_ITEMS = Array.from({ length: 150 }, (_, i) => ({
+	assetId: 1001 + (i % 20),
+	task: `Bulk intake #${i}`,
+}));
+
+export function bulkTlsWorkflow() {
+	return workflow(
+		'e2eBulkTls',
+		'E2E bulk intake over HTTPS, automatic concurrency',
+		[
+			trigger(),
+			items('Intake Rows', BULK_TLS_ITEMS, [200, 0]),
+			inventoryNode({
+				id: 'bulk-tls',
+				name: 'Create To-Dos',
+				position: [400, 0],
+				typeVersion: 3,
+				credential: TLS_CREDENTIAL,
+				parameters: createTodoParameters({
+					assetId: '={{ $json.assetId }}',
+					name: '={{ $json.task }}',
+				}),
+			}),
+		],
+		chain(TRIGGER, 'Intake Rows', 'Create To-Dos'),
+	);
+}
 
 /** A to-do per incoming item: its asset and title. */
 const TODO_FROM_ITEM = { assetId: '={{ $json.assetId }}', name: '={{ $json.title }}' };

@@ -1,0 +1,58 @@
+/**
+ * A server with a self-signed certificate (the sandbox over HTTPS): refused as n8n refuses it, unless
+ * the credential's "Ignore SSL Issues (Insecure)" is on; the credential test follows the same toggle.
+ */
+import { startSandbox, type SandboxHandle } from '../../sandbox/src';
+import { inventoryCredentialType, nodeOutput } from '../../tools/n8n/engine';
+import { createTodoParameters, TOKENS } from '../fixtures';
+import { runError, runInventory } from './util';
+
+let sandbox: SandboxHandle;
+beforeAll(async () => {
+	sandbox = await startSandbox({ log: false, tls: true });
+});
+afterAll(async () => await sandbox.close());
+
+const parameters = createTodoParameters();
+
+test('the sandbox serves HTTPS', () => {
+	expect(sandbox.baseUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+});
+
+test('Ignore SSL Issues off (the default): the item fails on the certificate, nothing is sent', async () => {
+	const run = await runInventory(sandbox, [{}], parameters, { node: { typeVersion: 3 } });
+	const error = runError(run);
+	expect(error.message).toBe(
+		'The request to the Inventory API failed: its certificate could not be verified (DEPTH_ZERO_SELF_SIGNED_CERT)',
+	);
+	expect(error.description).toMatch(
+		/^The server at https:\/\/127\.0\.0\.1:\d+ uses a certificate n8n does not trust .* NODE_EXTRA_CA_CERTS, or turn on "Ignore SSL Issues \(Insecure\)" in the credential\. Nothing was created\./,
+	);
+	expect(sandbox.requests()).toEqual([]);
+});
+
+test('Ignore SSL Issues on: the request goes through and the to-do is created', async () => {
+	sandbox.reset();
+	const run = await runInventory(sandbox, [{}], parameters, {
+		node: { typeVersion: 3 },
+		credentials: { baseUrl: sandbox.baseUrl, apiToken: TOKENS.fullAccess, ignoreSslIssues: true },
+	});
+	expect(nodeOutput(run, 'Inventory').map(({ json }) => json.asset_id)).toEqual([1001]);
+	expect(sandbox.requests().map(({ method, path, status }) => [method, path, status])).toEqual([
+		['POST', '/api/v1/assets/1001/todos', 201],
+	]);
+});
+
+test('the credential test passes the same toggle to n8n', () => {
+	expect(inventoryCredentialType.test?.request.skipSslCertificateValidation).toBe(
+		'={{$credentials.ignoreSslIssues}}',
+	);
+	expect(inventoryCredentialType.properties).toContainEqual(
+		expect.objectContaining({
+			displayName: 'Ignore SSL Issues (Insecure)',
+			name: 'ignoreSslIssues',
+			type: 'boolean',
+			default: false,
+		}),
+	);
+});
