@@ -99,7 +99,9 @@ export async function startSandboxProcess(options: { tls?: boolean } = {}): Prom
 			benchSeedFile,
 			...(options.tls ? ['--tls'] : []),
 		],
-		options.tls ? /base URL\s+(\S+)[\s\S]*?certificate\s+(\S+)/ : /base URL\s+(\S+)/,
+		options.tls
+			? /base URL\s+(\S+)\n[\s\S]*?self-signed certificate:\s+(\S+)\n/
+			: /base URL\s+(\S+)\n/,
 	);
 	const baseUrl = match[1];
 	const certificate = options.tls ? readFileSync(match[2], 'utf8') : undefined;
@@ -147,7 +149,7 @@ export async function startProxyProcess(sandbox: Sandbox, rttMs: number): Promis
 			'--rtt',
 			String(rttMs),
 		],
-		/port (\d+)/,
+		/port (\d+)\n/,
 	);
 	return {
 		baseUrl: `${target.protocol}//${target.hostname}:${match[1]}`,
