@@ -221,3 +221,22 @@ export function table(measures: Measure[]): string {
 		...rows.map(line),
 	].join('\n');
 }
+
+/** Items/s per client and network (rows) and concurrency (columns): the matrix at a glance. */
+export function itemsPerSecondPivot(measures: Measure[]): string {
+	const concurrencies = [...new Set(measures.map((m) => String(m.concurrency)))];
+	const rows = new Map<string, Map<string, number>>();
+	for (const m of measures) {
+		const row = `| ${m.transport} | ${m.rttMs} ms | ${clientName(m)} |`;
+		if (!rows.has(row)) rows.set(row, new Map());
+		rows.get(row)?.set(String(m.concurrency), m.itemsPerSecond);
+	}
+	return [
+		`| transport | rtt | client | ${concurrencies.join(' | ')} |`,
+		`| --- | --- | --- | ${concurrencies.map(() => '---:').join(' | ')} |`,
+		...[...rows].map(
+			([row, cells]) =>
+				`${row} ${concurrencies.map((c) => (cells.has(c) ? fmt(cells.get(c) ?? NaN, 0) : '')).join(' | ')} |`,
+		),
+	].join('\n');
+}

@@ -40,6 +40,7 @@ import {
 	percentile,
 	problems,
 	requestLatencies,
+	itemsPerSecondPivot,
 	table,
 	type Measure,
 	type RunSpec,
@@ -232,6 +233,7 @@ async function matrix(): Promise<void> {
 	print(
 		`No limit: fixed concurrency and automatic (node version ${NODE_VERSION}) against the raw floors`,
 	);
+	const matrixStart = results.length;
 	for (const transport of TRANSPORTS) {
 		for (const rttMs of RTTS) {
 			const first = results.length;
@@ -262,6 +264,10 @@ async function matrix(): Promise<void> {
 			print();
 		}
 	}
+	print('No limit, items/s by concurrency:');
+	print();
+	print(itemsPerSecondPivot(results.slice(matrixStart)));
+	print();
 }
 
 function tokenBucket(ratePerSecond: number): RateLimitConfig {
