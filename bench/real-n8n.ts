@@ -5,19 +5,32 @@
  * the end-to-end tests (test/e2e/.host, `n8n execute`). Times are the nodes' own execution times
  * from n8n's run data, so the CLI's start-up is not counted.
  *
+ * A second workflow runs at 20 ms round trip with TLS, through the latency proxy
+ * (bench/latency-proxy.ts) in front of a TLS sandbox: the HTTP Request node (its "Ignore SSL Issues"
+ * option on, for the sandbox's self-signed certificate) against the Inventory node at automatic
+ * concurrency (version 3, the credential's Ignore SSL Issues on).
+ *
  * Needs the host: `npm run e2e:host` (or any e2e run) installs it. Without it this prints a note.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { packageRoot } from '../tools/n8n/engine';
-import { startSandboxProcess, TOKEN } from './sandbox';
+import { intake } from './clients';
+import { startProxyProcess, startSandboxProcess, TOKEN, type Sandbox } from './sandbox';
 
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 1000);
 const LATENCIES = (process.env.BENCH_LATENCIES ?? '0,20').split(',').map(Number);
 const E2E_LIB = join(packageRoot(), 'test', 'e2e', 'lib');
-const WORKFLOW_ID = 'benchHttpVsInventory';
-const CREDENTIAL = { id: 'benchInventoryCred', name: 'Inventory sandbox (bench)' };
+const TLS_RTT_MS = 20;
+const PLAIN = {
+	workflowId: 'benchHttpVsInventory',
+	credential: { id: 'benchInventoryCred', name: 'Inventory sandbox (bench)' },
+};
+const TLS = {
+	workflowId: 'benchHttpVsInventoryTls',
+	credential: { id: 'benchInventoryCredTls', name: 'Inventory sandbox, TLS, 20 ms (bench)' },
+};
 
 // The e2e helpers are ES modules: tsconfig.tools.json's module "node16" keeps import() a real dynamic import.
 const importEsm = (specifier: string) => import(specifier) as Promise<Record<string, unknown>>;
@@ -42,20 +55,35 @@ interface RunJson {
 }
 
 const TRIGGER = 'When clicking ‘Execute workflow’';
+
+interface Branch {
+	name: string;
+	kind: 'http' | 'inventory';
+	/** Inventory: a fixed concurrency (version 1), or automatic (version 3). */
+	concurrency?: number | 'auto';
+}
+
 // n8n's HTTP Request node sends all items' requests at once (its batching options only space out
 // their starts), so it is set against the Inventory node at concurrency 10 and 50; concurrency 1 is
 // shown for reference.
-const branches = [
+const PLAIN_BRANCHES: Branch[] = [
 	{ name: 'HTTP Request', kind: 'http' },
 	{ name: 'Inventory (concurrency 1)', kind: 'inventory', concurrency: 1 },
 	{ name: 'Inventory (concurrency 10)', kind: 'inventory', concurrency: 10 },
 	{ name: 'Inventory (concurrency 50)', kind: 'inventory', concurrency: 50 },
-] as const;
+];
+const TLS_BRANCHES: Branch[] = [
+	{ name: 'HTTP Request', kind: 'http' },
+	{ name: 'Inventory (automatic)', kind: 'inventory', concurrency: 'auto' },
+];
 
-function workflow(baseUrl: string) {
-	const items = Array.from({ length: ITEMS }, (_, i) => ({
-		json: { assetId: 1001 + (i % 20), task: `Tag and label #${i}` },
-	}));
+function workflow(
+	{ workflowId, credential }: typeof PLAIN,
+	baseUrl: string,
+	branches: Branch[],
+	tls: boolean,
+) {
+	const items = intake(ITEMS).map((json) => ({ json }));
 	const nodes: Record<string, unknown>[] = [
 		{
 			id: 'trigger',
@@ -103,31 +131,33 @@ function workflow(baseUrl: string) {
 					sendBody: true,
 					specifyBody: 'json',
 					jsonBody: '={{ JSON.stringify({ name: $json.task }) }}',
-					options: {},
+					// "Ignore SSL Issues": the TLS sandbox's certificate is self-signed.
+					options: tls ? { allowUnauthorizedCerts: true } : {},
 				},
-				credentials: { inventoryApi: CREDENTIAL },
+				credentials: { inventoryApi: credential },
 			});
 		} else {
+			const auto = branch.concurrency === 'auto';
 			nodes.push({
 				id: `inventory-${index}`,
 				name: branch.name,
 				type: 'n8n-nodes-inventory.inventory',
-				typeVersion: 1,
+				typeVersion: auto ? 3 : 1,
 				position,
 				parameters: {
 					resource: 'asset',
 					operation: 'createTodo',
 					assetId: '={{ $json.assetId }}',
 					name: '={{ $json.task }}',
-					options: { concurrency: branch.concurrency },
+					options: auto ? {} : { concurrency: branch.concurrency },
 				},
-				credentials: { inventoryApi: CREDENTIAL },
+				credentials: { inventoryApi: credential },
 			});
 		}
 	});
 	return {
-		id: WORKFLOW_ID,
-		name: 'Bench: HTTP Request node vs Inventory node',
+		id: workflowId,
+		name: `Bench: HTTP Request node vs Inventory node${tls ? `, TLS at ${TLS_RTT_MS} ms` : ''}`,
 		active: false,
 		isArchived: false,
 		nodes,
@@ -139,6 +169,38 @@ function workflow(baseUrl: string) {
 		pinData: {},
 		staticData: null,
 	};
+}
+
+/** Executes the workflow once; the table's lines, each node's time against the HTTP Request node's. */
+async function executeAndTime(
+	n8n: N8nInstance,
+	sandbox: Sandbox,
+	workflowId: string,
+	branches: Branch[],
+	label: string,
+): Promise<string[]> {
+	const result = await n8n.execute(workflowId);
+	const resultData = result.json?.data.resultData;
+	if (result.code !== 0 || !resultData || resultData.error) {
+		throw new Error(
+			`n8n execute failed (${result.code}): ${resultData?.error?.message ?? result.stderr.slice(-2000)}`,
+		);
+	}
+	const state = await sandbox.state();
+	if (state.todos.length !== ITEMS * branches.length) {
+		throw new Error(`expected ${ITEMS * branches.length} to-dos, got ${state.todos.length}`);
+	}
+	const ms = (name: string) => {
+		const run = resultData.runData[name]?.[0];
+		const count = run?.data?.main?.[0]?.length ?? 0;
+		if (!run || count !== ITEMS) throw new Error(`${name}: ${count} items out`);
+		return run.executionTime;
+	};
+	return branches.map((branch) => {
+		const time = ms(branch.name);
+		const ratio = (time / ms('HTTP Request')).toFixed(2);
+		return `${label.padEnd(18)}  ${branch.name.padEnd(30)}  ${String(time).padStart(7)}  ${(ITEMS / (time / 1000)).toFixed(0).padStart(10)}   ${ratio}`;
+	});
 }
 
 async function main(): Promise<void> {
@@ -161,55 +223,59 @@ async function main(): Promise<void> {
 	};
 
 	const sandbox = await startSandboxProcess();
+	const tlsSandbox = await startSandboxProcess({ tls: true });
+	const proxy = await startProxyProcess(tlsSandbox, TLS_RTT_MS);
 	try {
 		const n8n = new n8nLib.N8nInstance({ name: 'bench' });
 		const { tgz } = await pkg.packPackage();
 		await pkg.installIntoNodesFolder(tgz, n8n.nodesDir);
 		await n8n.importCredentials([
-			{ ...CREDENTIAL, type: 'inventoryApi', data: { baseUrl: sandbox.baseUrl, apiToken: TOKEN } },
+			{
+				...PLAIN.credential,
+				type: 'inventoryApi',
+				data: { baseUrl: sandbox.baseUrl, apiToken: TOKEN },
+			},
+			{
+				...TLS.credential,
+				type: 'inventoryApi',
+				data: { baseUrl: proxy.baseUrl, apiToken: TOKEN, ignoreSslIssues: true },
+			},
 		]);
-		await n8n.importWorkflow(workflow(sandbox.baseUrl));
+		await n8n.importWorkflow(workflow(PLAIN, sandbox.baseUrl, PLAIN_BRANCHES, false));
+		await n8n.importWorkflow(workflow(TLS, proxy.baseUrl, TLS_BRANCHES, true));
 
 		const lines = [
-			`n8n ${host.hostVersion()} (real host, \`n8n execute\`): ${ITEMS} to-dos per node, 4 nodes in one execution, sandbox in its own process`,
+			`n8n ${host.hostVersion()} (real host, \`n8n execute\`): ${ITEMS} to-dos per node, the nodes of one workflow in one execution, sandbox in its own process`,
 			'',
-			'added latency  node                             ms       items/s   time / HTTP Request time',
+			'network             node                             ms       items/s   time / HTTP Request time',
 		];
 		for (const latencyMs of LATENCIES) {
 			await sandbox.reset();
 			await sandbox.setFaults(latencyMs > 0 ? { latencyMs } : null);
-			const result = await n8n.execute(WORKFLOW_ID);
-			const resultData = result.json?.data.resultData;
-			if (result.code !== 0 || !resultData || resultData.error) {
-				throw new Error(
-					`n8n execute failed (${result.code}): ${resultData?.error?.message ?? result.stderr.slice(-2000)}`,
-				);
-			}
-			const state = await sandbox.state();
-			if (
-				state.todos.length !== ITEMS * branches.length ||
-				state.counters.requestsTotal !== ITEMS * branches.length
-			) {
-				throw new Error(
-					`expected ${ITEMS * branches.length} to-dos from as many requests, got ${state.todos.length} from ${state.counters.requestsTotal}`,
-				);
-			}
-			const ms = (name: string) => {
-				const run = resultData.runData[name]?.[0];
-				const count = run?.data?.main?.[0]?.length ?? 0;
-				if (!run || count !== ITEMS) throw new Error(`${name}: ${count} items out`);
-				return run.executionTime;
-			};
-			for (const branch of branches) {
-				const time = ms(branch.name);
-				const ratio = (time / ms('HTTP Request')).toFixed(2);
-				lines.push(
-					`${`${latencyMs} ms`.padEnd(13)}  ${branch.name.padEnd(30)}  ${String(time).padStart(7)}  ${(ITEMS / (time / 1000)).toFixed(0).padStart(10)}   ${ratio}`,
-				);
-			}
+			lines.push(
+				...(await executeAndTime(
+					n8n,
+					sandbox,
+					PLAIN.workflowId,
+					PLAIN_BRANCHES,
+					`server +${latencyMs} ms`,
+				)),
+			);
 		}
+		await tlsSandbox.reset();
+		lines.push(
+			...(await executeAndTime(
+				n8n,
+				tlsSandbox,
+				TLS.workflowId,
+				TLS_BRANCHES,
+				`TLS, ${TLS_RTT_MS} ms rtt`,
+			)),
+		);
 		process.stdout.write(`${lines.join('\n')}\n`);
 	} finally {
+		proxy.stop();
+		tlsSandbox.stop();
 		sandbox.stop();
 	}
 }

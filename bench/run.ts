@@ -1,380 +1,573 @@
 /**
- * `npm run bench`: how fast the Inventory node moves bulk intake through n8n's workflow engine,
- * against the floor of a plain axios loop sending the same requests to the same local sandbox.
+ * `npm run bench`: the Inventory node in n8n's workflow engine on a network's shape, against the
+ * floors of a plain axios loop (keep-alive, and a new connection per request) sending the same
+ * requests to the same sandbox.
  *
- * The sandbox runs in its own process (build/sandbox/src/cli.js), so its work does not share the
- * event loop being measured. Everything is printed; nothing here passes or fails on timing, except
- * that the exit code is 1 when a run lost or duplicated an action (a correctness check).
+ * The sandbox (plain and TLS) and the latency proxy (bench/latency-proxy.ts) each run in their own
+ * process. Everything is printed; nothing passes or fails on timing. The exit code is 1 when a run
+ * lost or duplicated an action, or failed an item where none may fail (a correctness check).
  *
- * Environment: BENCH_ITEMS (default 1000), BENCH_MEMORY_ITEMS (default 10000), BENCH_JSON=path of
- * the JSON figures (default bench/results/<time>.json, read by bench/summarize.ts),
- * BENCH_ONLY=node|raw|memory to run a part (for profiling).
+ * Parts (BENCH_ONLY, comma-separated, default all): calibration, matrix, rate-limit, change,
+ * errors, order, memory.
+ * Environment: BENCH_ITEMS (largest matrix run, default 1000), BENCH_LIMIT_ITEMS (N of the rate
+ * limit, change and error scenarios, default 2000), BENCH_SECONDS (aimed length of a matrix run,
+ * default 3), BENCH_TRANSPORTS (default plain,tls), BENCH_RTTS (default 0,20,50),
+ * BENCH_MEMORY_ITEMS (default 10000), BENCH_BASELINE_REF (the node "today", default 2574db3),
+ * BENCH_JSON (path of the JSON figures, default bench/results/<time>.json, read by
+ * bench/summarize.ts).
  */
-import axios from 'axios';
-import { randomUUID } from 'node:crypto';
-import { subscribe } from 'node:diagnostics_channel';
-import { Agent, type ClientRequest, type IncomingMessage } from 'node:http';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { dirname, join } from 'node:path';
 
-import { inventoryWorkflow, nodeOutput, packageRoot, runWorkflow } from '../tools/n8n/engine';
-import { startSandboxProcess, TOKEN, type Sandbox } from './sandbox';
+import type { RateLimitConfig } from '../sandbox/src';
+import { packageRoot } from '../tools/n8n/engine';
+import { DEFAULT_BASELINE_REF, loadBaselineNode } from './baseline';
+import {
+	HAS_AUTO,
+	intake,
+	NODE_VERSION,
+	runNode,
+	runRaw,
+	type Concurrency,
+	type NodeRun,
+	type Target,
+} from './clients';
+import {
+	fmt,
+	measure,
+	percentile,
+	problems,
+	requestLatencies,
+	itemsPerSecondPivot,
+	table,
+	type Measure,
+	type RunSpec,
+	type SecondBin,
+} from './measure';
+import { memoryRun, memoryTable, type MemoryFigures } from './memory';
+import {
+	BENCH_ASSET_COUNT,
+	startProxyProcess,
+	startSandboxProcess,
+	type ProxyProcess,
+	type Sandbox,
+} from './sandbox';
 
-const ITEMS = Number(process.env.BENCH_ITEMS ?? 1000);
-const MEMORY_ITEMS = Number(process.env.BENCH_MEMORY_ITEMS ?? 10_000);
-const ONLY = process.env.BENCH_ONLY;
+const env = process.env;
+const MATRIX_MAX_ITEMS = Number(env.BENCH_ITEMS ?? 1000);
+const LIMIT_ITEMS = Number(env.BENCH_LIMIT_ITEMS ?? 2000);
+const SECONDS_PER_RUN = Number(env.BENCH_SECONDS ?? 3);
+const TRANSPORTS = (env.BENCH_TRANSPORTS ?? 'plain,tls').split(',') as Transport[];
+const RTTS = (env.BENCH_RTTS ?? '0,20,50').split(',').map(Number);
+const MEMORY_ITEMS = Number(env.BENCH_MEMORY_ITEMS ?? 10_000);
+const PARTS = (env.BENCH_ONLY ?? 'calibration,matrix,rate-limit,change,errors,order,memory').split(
+	',',
+);
+const FIXED = [1, 5, 10, 20, 50];
+/** The round trip of the rate limit, change and error scenarios. */
+const LIMIT_RTT = 20;
+const CHANGE_AT_S = 10;
+const ORDER_ROUNDS = 5;
+
+type Transport = 'plain' | 'tls';
+
+const print = (text = ''): void => void process.stdout.write(`${text}\n`);
+const results: Measure[] = [];
 
 // ---------------------------------------------------------------------------------------------
-// Client-side probes: every HTTP request of this process, from the moment the client creates it to
-// the end of its response (Node's http diagnostics channels, the same probe for the node and the
-// raw loop). What a client does before and after the exchange (the node's expressions, checks and
-// n8n's request building) shows in items/s and the node/raw ratio.
+// The network: one sandbox per transport, one proxy per transport and round trip, made when needed
 // ---------------------------------------------------------------------------------------------
 
-const started = new WeakMap<ClientRequest, number>();
-let latencies: number[] = [];
-subscribe('http.client.request.start', (message) => {
-	started.set((message as { request: ClientRequest }).request, performance.now());
-});
-subscribe('http.client.response.finish', (message) => {
-	const { request, response } = message as { request: ClientRequest; response: IncomingMessage };
-	const at = started.get(request);
-	if (at === undefined || request.path.startsWith('/_sandbox')) return;
-	response.once('end', () => latencies.push(performance.now() - at));
-});
+const sandboxes = new Map<Transport, Sandbox>();
+const proxies = new Map<string, ProxyProcess>();
 
-function percentile(sorted: number[], p: number): number {
-	if (sorted.length === 0) return NaN;
-	return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
-
-// ---------------------------------------------------------------------------------------------
-// The workload: to-dos on 20 assets, one per item
-// ---------------------------------------------------------------------------------------------
-
-function intake(count: number): IDataObject[] {
-	return Array.from({ length: count }, (_, i) => ({
-		assetId: 1001 + (i % 20),
-		task: `Tag and label #${i}`,
-	}));
-}
-
-const parameters = (concurrency: number) => ({
-	resource: 'asset',
-	operation: 'createTodo',
-	assetId: '={{ $json.assetId }}',
-	name: '={{ $json.task }}',
-	options: { concurrency },
-});
-
-interface Measure {
-	client: 'node' | 'raw' | 'raw-new-conn';
-	concurrency: number;
-	latencyMs: number;
-	items: number;
-	seconds: number;
-	itemsPerSecond: number;
-	medianMs: number;
-	p99Ms: number;
-}
-
-async function measure(
-	sandbox: Sandbox,
-	client: Measure['client'],
-	concurrency: number,
-	latencyMs: number,
-	items: IDataObject[],
-	run: () => Promise<void>,
-): Promise<Measure> {
-	await sandbox.reset();
-	await sandbox.setFaults(latencyMs > 0 ? { latencyMs } : null);
-	latencies = [];
-	const t0 = performance.now();
-	await run();
-	const seconds = (performance.now() - t0) / 1000;
-	const state = await sandbox.state();
-	const names = new Set(state.todos.map((todo) => todo.name));
-	if (
-		state.todos.length !== items.length ||
-		names.size !== items.length ||
-		state.counters.requestsTotal !== items.length
-	) {
-		throw new Error(
-			`${client} c=${concurrency}: expected ${items.length} to-dos from ${items.length} requests, got ${state.todos.length} (${names.size} distinct) from ${state.counters.requestsTotal}`,
-		);
+async function network(
+	transport: Transport,
+	rttMs: number,
+): Promise<{ sandbox: Sandbox; target: Target }> {
+	let sandbox = sandboxes.get(transport);
+	if (!sandbox) {
+		sandbox = await startSandboxProcess({ tls: transport === 'tls' });
+		sandboxes.set(transport, sandbox);
 	}
-	const sorted = [...latencies].sort((a, b) => a - b);
-	return {
-		client,
-		concurrency,
-		latencyMs,
-		items: items.length,
-		seconds,
-		itemsPerSecond: items.length / seconds,
-		medianMs: percentile(sorted, 50),
-		p99Ms: percentile(sorted, 99),
-	};
+	const key = `${transport} ${rttMs}`;
+	let proxy = proxies.get(key);
+	if (!proxy) {
+		proxy = await startProxyProcess(sandbox, rttMs);
+		proxies.set(key, proxy);
+	}
+	return { sandbox, target: { baseUrl: proxy.baseUrl, certificate: sandbox.certificate } };
 }
 
-async function runNode(
-	sandbox: Sandbox,
-	items: IDataObject[],
-	concurrency: number,
-): Promise<IDataObject[]> {
-	const run = await runWorkflow(inventoryWorkflow(items, parameters(concurrency)), {
-		credentials: { baseUrl: sandbox.baseUrl, apiToken: TOKEN },
-	});
-	if (run.status !== 'success')
-		throw new Error(`node run ${run.status}: ${run.data.resultData.error?.message}`);
-	return nodeOutput(run, 'Inventory').map((item) => item.json);
+function stopAll(): void {
+	for (const proxy of proxies.values()) proxy.stop();
+	for (const sandbox of sandboxes.values()) sandbox.stop();
 }
 
-/** The floor: the same requests (method, path, headers, body, one key per item) from a plain axios loop. */
-async function runRaw(
-	sandbox: Sandbox,
+/** Round trips a request on a new connection costs in the proxy's model: TCP, (TLS,) request. */
+const roundTrips = (transport: Transport) => (transport === 'tls' ? 3 : 2);
+
+/**
+ * Items for a matrix run that takes about SECONDS_PER_RUN: from the model's time per request and
+ * the concurrency, between 50 and MATRIX_MAX_ITEMS.
+ */
+function itemsFor(transport: Transport, rttMs: number, concurrency: Concurrency): number {
+	const perRequestMs = rttMs * roundTrips(transport) + 3;
+	const inFlight = concurrency === 'auto' ? 50 : concurrency;
+	const rate = (inFlight * 1000) / perRequestMs;
+	return Math.max(50, Math.min(MATRIX_MAX_ITEMS, Math.round(rate * SECONDS_PER_RUN)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Runs and targets
+// ---------------------------------------------------------------------------------------------
+
+async function nodeRun(
+	transport: Transport,
+	rttMs: number,
+	scenario: string,
+	items: IDataObject[],
+	run: NodeRun,
+	{
+		spec = {},
+		during,
+		perSecond = false,
+	}: {
+		spec?: Partial<RunSpec>;
+		/** Called when the run starts (e.g. to change the rate limit later). */
+		during?: (sandbox: Sandbox) => void;
+		/** Per-second bins from the sandbox's request log. */
+		perSecond?: boolean;
+	} = {},
+): Promise<Measure> {
+	const { sandbox, target } = await network(transport, rttMs);
+	const result = await measure(
+		sandbox,
+		{
+			scenario,
+			transport,
+			rttMs,
+			client: 'node',
+			concurrency: run.concurrency,
+			typeVersion: run.typeVersion ?? NODE_VERSION,
+			...spec,
+		},
+		items,
+		async () => {
+			during?.(sandbox);
+			return await runNode(target, items, run);
+		},
+		{ perSecond },
+	);
+	results.push(result);
+	return result;
+}
+
+async function rawRun(
+	transport: Transport,
+	rttMs: number,
+	scenario: string,
 	items: IDataObject[],
 	concurrency: number,
-	keepAlive = true,
-): Promise<void> {
-	// Node's global agent keeps connections alive; `keepAlive: false` opens one connection per request,
-	// as n8n's HTTP helpers do (they build a new agent for every request).
-	const http = axios.create({
-		baseURL: sandbox.baseUrl,
-		timeout: 30_000,
-		...(keepAlive ? {} : { httpAgent: new Agent({ keepAlive: false }) }),
-	});
-	let next = 0;
-	const worker = async () => {
-		while (next < items.length) {
-			const item = items[next++];
-			const response = await http.post<{ data: IDataObject }>(
-				`/api/v1/assets/${String(item.assetId)}/todos`,
-				{ name: item.task },
-				{
-					headers: {
-						Authorization: `Bearer ${TOKEN}`,
-						Accept: 'application/json',
-						'Content-Type': 'application/json',
-						'Idempotency-Key': randomUUID(),
-					},
-				},
+	keepAlive: boolean,
+): Promise<Measure> {
+	const { sandbox, target } = await network(transport, rttMs);
+	const result = await measure(
+		sandbox,
+		{
+			scenario,
+			transport,
+			rttMs,
+			client: keepAlive ? 'raw-keep-alive' : 'raw-new-conn',
+			concurrency,
+		},
+		items,
+		async () => await runRaw(target, items, concurrency, keepAlive),
+	);
+	results.push(result);
+	return result;
+}
+
+interface Verdict {
+	target: string;
+	figure: string;
+	met: boolean;
+}
+const verdicts: Verdict[] = [];
+
+function verdict(target: string, figure: string, met: boolean): void {
+	verdicts.push({ target, figure, met });
+	print(`  target: ${target}: ${figure}: ${met ? 'met' : 'NOT met'}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The parts
+// ---------------------------------------------------------------------------------------------
+
+const calibration: IDataObject[] = [];
+
+async function calibrate(): Promise<void> {
+	print('Calibration: one request per new connection, concurrency 1, through the latency proxy');
+	for (const transport of TRANSPORTS) {
+		for (const rttMs of RTTS) {
+			const { sandbox, target } = await network(transport, rttMs);
+			await sandbox.reset();
+			const items = intake(10);
+			const ms = percentile(
+				await requestLatencies(async () => await runRaw(target, items, 1, false)),
+				50,
 			);
-			if (response.status !== 201 || !response.data.data)
-				throw new Error(`raw: ${response.status}`);
+			const model = roundTrips(transport) * rttMs;
+			calibration.push({ transport, rttMs, medianMs: ms, modelMs: model });
+			print(
+				`  ${transport.padEnd(5)} ${String(rttMs).padStart(2)} ms round trip: ${fmt(ms)} ms per request (model: ${roundTrips(transport)} round trips = ${model} ms, plus the server)`,
+			);
 		}
-	};
-	await Promise.all(Array.from({ length: concurrency }, worker));
+	}
+	print();
+}
+
+async function matrix(): Promise<void> {
+	print(
+		`No limit: fixed concurrency and automatic (node version ${NODE_VERSION}) against the raw floors`,
+	);
+	const matrixStart = results.length;
+	for (const transport of TRANSPORTS) {
+		for (const rttMs of RTTS) {
+			const first = results.length;
+			for (const concurrency of FIXED) {
+				const items = intake(itemsFor(transport, rttMs, concurrency));
+				await nodeRun(transport, rttMs, 'no-limit', items, { concurrency });
+				await rawRun(transport, rttMs, 'no-limit', items, concurrency, true);
+				await rawRun(transport, rttMs, 'no-limit', items, concurrency, false);
+			}
+			const auto = HAS_AUTO
+				? await nodeRun(transport, rttMs, 'no-limit', intake(itemsFor(transport, rttMs, 'auto')), {
+						concurrency: 'auto',
+					})
+				: undefined;
+			const runs = results.slice(first);
+			print();
+			print(table(runs));
+			const fixedNode = runs.filter((m) => m.client === 'node' && m.concurrency !== 'auto');
+			const best = fixedNode.reduce((a, b) => (b.itemsPerSecond > a.itemsPerSecond ? b : a));
+			if (auto && transport === 'tls' && rttMs >= 20) {
+				const ratio = auto.itemsPerSecond / best.itemsPerSecond;
+				verdict(
+					`no limit, TLS ${rttMs} ms: automatic >= 0.9 x the best fixed concurrency's items/s, 0 429s, in flight <= 50`,
+					`${fmt(auto.itemsPerSecond)} vs ${fmt(best.itemsPerSecond)} items/s at ${best.concurrency} (${fmt(ratio, 2)}x), ${fmt(auto.rateLimitedShare * 100)} % 429, max in flight ${auto.maxInFlight}`,
+					auto.correct && ratio >= 0.9 && auto.rateLimitedShare === 0 && auto.maxInFlight <= 50,
+				);
+			}
+			print();
+		}
+	}
+	print('No limit, items/s by concurrency:');
+	print();
+	print(itemsPerSecondPivot(results.slice(matrixStart)));
+	print();
+}
+
+function tokenBucket(ratePerSecond: number): RateLimitConfig {
+	return { ratePerSecond, burst: ratePerSecond };
+}
+
+/** Automatic against a token bucket whose rate the node does not know; a few fixed values beside it. */
+async function rateLimit(): Promise<void> {
+	if (!HAS_AUTO) return print('rate limit: the built node has no version 3 (automatic): skipped');
+	print(
+		`Token bucket (burst R): ${LIMIT_ITEMS} to-dos over 500 assets; fixed concurrency with fewer items`,
+	);
+	const cases: { transport: Transport; rttMs: number; rate: number; fixed: number[] }[] = [
+		{ transport: 'tls', rttMs: LIMIT_RTT, rate: 25, fixed: [1, 10, 50] },
+		{ transport: 'tls', rttMs: LIMIT_RTT, rate: 100, fixed: [1, 10, 50] },
+		// One request in flight is already faster than R here: the node has to pace, not cut concurrency.
+		{ transport: 'plain', rttMs: 0, rate: 100, fixed: [1, 10] },
+	];
+	for (const { transport, rttMs, rate, fixed } of cases) {
+		const first = results.length;
+		const limit = { rateLimit: tokenBucket(rate) };
+		const auto = await nodeRun(
+			transport,
+			rttMs,
+			'rate-limit',
+			intake(LIMIT_ITEMS),
+			{ concurrency: 'auto' },
+			{ spec: limit },
+		);
+		for (const concurrency of fixed) {
+			const modelled = (Math.min(concurrency, 8) * 1000) / (rttMs * roundTrips(transport) + 3);
+			const count = Math.round(Math.min(LIMIT_ITEMS, rate * 8, modelled * 8));
+			await nodeRun(
+				transport,
+				rttMs,
+				'rate-limit',
+				intake(count),
+				{ concurrency },
+				{ spec: { ...limit, mayFail: true } },
+			);
+		}
+		print();
+		print(table(results.slice(first)));
+		const ideal = LIMIT_ITEMS / rate;
+		verdict(
+			`R = ${rate}/s, ${transport} ${rttMs} ms: automatic within 1.15 x N/R, <= 3 % 429, 0 failed, exactly ${LIMIT_ITEMS} records`,
+			`${fmt(auto.seconds)} s vs N/R ${fmt(ideal)} s (${fmt(auto.seconds / ideal, 2)}x), ${fmt(auto.rateLimitedShare * 100)} % 429, ${auto.failedItems} failed, ${auto.records} records`,
+			auto.seconds <= 1.15 * ideal &&
+				auto.rateLimitedShare <= 0.03 &&
+				auto.failedItems === 0 &&
+				auto.records === LIMIT_ITEMS,
+		);
+		print();
+	}
+}
+
+function binsTable(bins: SecondBin[], fromSecond: number): string {
+	const rows = bins
+		.filter((bin) => bin.second >= fromSecond - 2)
+		.map(
+			(bin) =>
+				`| ${String(bin.second).padStart(6)} | ${String(bin.attempts).padStart(8)} | ${fmt(bin.attempts ? (bin.rateLimited / bin.attempts) * 100 : 0).padStart(5)} | ${String(bin.succeeded).padStart(9)} |`,
+		);
+	return ['| second | attempts | 429 % | succeeded |', '| -----: | -------: | ----: | --------: |']
+		.concat(rows)
+		.join('\n');
+}
+
+/** The limit changed during the run (PUT /_sandbox/rate-limit at CHANGE_AT_S). */
+async function change(): Promise<void> {
+	if (!HAS_AUTO) return print('change: the built node has no version 3 (automatic): skipped');
+	const transport: Transport = 'tls';
+	const steps = [
+		{ name: 'halved', from: 100, to: 50 },
+		{ name: 'doubled', from: 50, to: 100 },
+	];
+	for (const { name, from, to } of steps) {
+		print(
+			`R ${name} mid-run: ${from}/s, then ${to}/s from second ${CHANGE_AT_S}; automatic, ${LIMIT_ITEMS} to-dos, TLS ${LIMIT_RTT} ms`,
+		);
+		let timer: NodeJS.Timeout | undefined;
+		const m = await nodeRun(
+			transport,
+			LIMIT_RTT,
+			`rate-${name}`,
+			intake(LIMIT_ITEMS),
+			{ concurrency: 'auto' },
+			{
+				spec: { rateLimit: tokenBucket(from) },
+				during: (sandbox) => {
+					timer = setTimeout(() => void sandbox.setRateLimit(tokenBucket(to)), CHANGE_AT_S * 1000);
+				},
+				perSecond: true,
+			},
+		);
+		clearTimeout(timer);
+		const bins = m.perSecond ?? [];
+		print();
+		print(table([m]));
+		print();
+		print(binsTable(bins, CHANGE_AT_S));
+		// The last bin is a partial second: left out of the checks below.
+		const full = bins.slice(0, -1).filter((bin) => bin.second >= CHANGE_AT_S);
+		if (name === 'halved') {
+			const share = (bins: SecondBin[]) =>
+				bins.reduce((sum, bin) => sum + bin.rateLimited, 0) /
+				Math.max(
+					1,
+					bins.reduce((sum, bin) => sum + bin.attempts, 0),
+				);
+			const first10 = share(full.slice(0, 10));
+			const after10 = share(full.slice(10));
+			verdict(
+				'R halved: nothing fails, and the 429 share is back under 3 % within 10 s',
+				`${m.failedItems} failed, ${m.records} records; 429 share ${fmt(first10 * 100)} % in the 10 s after the change, ${fmt(after10 * 100)} % from then to the end (${full.length - 10} s)`,
+				m.failedItems === 0 && m.records === LIMIT_ITEMS && full.length > 10 && after10 < 0.03,
+			);
+		} else {
+			// Sustained, not a burst the bucket saved up: successes over the 5 seconds up to a second.
+			const fiveSecondAverage = (i: number) =>
+				full.slice(Math.max(0, i - 4), i + 1).reduce((sum, bin) => sum + bin.succeeded, 0) /
+				Math.min(5, i + 1);
+			const index = full.findIndex((_, i) => fiveSecondAverage(i) >= 0.85 * to);
+			const seconds = index >= 0 ? full[index].second + 1 - CHANGE_AT_S : NaN;
+			verdict(
+				'R doubled: throughput (5 s average) reaches 0.85 x the new R within 30 s',
+				index >= 0
+					? `${fmt(fiveSecondAverage(index))}/s over the 5 s up to ${seconds} s after the change`
+					: `not reached before the run ended (${fmt(m.seconds)} s; best 5 s average ${fmt(Math.max(0, ...full.map((_, i) => fiveSecondAverage(i))))}/s)`,
+				seconds <= 30,
+			);
+		}
+		print();
+	}
+}
+
+/** 5 % random 500s and no limit: errors that are not 429 must not slow the rate down. */
+async function errors(): Promise<void> {
+	if (!HAS_AUTO) return print('errors: the built node has no version 3 (automatic): skipped');
+	print(`5 % random 500s, no limit: automatic, ${LIMIT_ITEMS} to-dos, TLS ${LIMIT_RTT} ms`);
+	const items = intake(LIMIT_ITEMS);
+	const clean = await nodeRun(
+		'tls',
+		LIMIT_RTT,
+		'errors-none',
+		items,
+		{ concurrency: 'auto' },
+		{ perSecond: true },
+	);
+	const faulty = await nodeRun(
+		'tls',
+		LIMIT_RTT,
+		'errors-5%-500',
+		items,
+		{ concurrency: 'auto' },
+		{
+			spec: {
+				faults: { serverErrorRate: 0.05, serverErrorStatus: 500, maxFaultsPerKey: 3, seed: 16 },
+			},
+			perSecond: true,
+		},
+	);
+	print();
+	print(table([clean, faulty]));
+	const ratio = faulty.itemsPerSecond / clean.itemsPerSecond;
+	verdict(
+		'5 % random 500s, no limit: >= 0.9 x the error-free throughput',
+		`${fmt(faulty.itemsPerSecond)} vs ${fmt(clean.itemsPerSecond)} items/s (${fmt(ratio, 2)}x); to 95 % of the items: ${fmt(faulty.secondsTo95 ?? NaN, 2)} vs ${fmt(clean.secondsTo95 ?? NaN, 2)} s (after that: the run's tail)`,
+		clean.correct && faulty.correct && ratio >= 0.9,
+	);
+	print();
+}
+
+/**
+ * Per-record order when every item addresses another record: the node before it ("today", built
+ * from BENCH_BASELINE_REF) against this build, both version 2 at fixed concurrency 10, plain, 0 ms,
+ * where a per-item cost shows most; ORDER_ROUNDS alternating rounds, medians compared.
+ */
+async function order(): Promise<void> {
+	const ref = env.BENCH_BASELINE_REF ?? DEFAULT_BASELINE_REF;
+	const baselineType = loadBaselineNode(ref);
+	const items = intake(BENCH_ASSET_COUNT, BENCH_ASSET_COUNT);
+	print(
+		`Per-record order cost: ${items.length} to-dos on ${items.length} assets, version 2, concurrency 10, plain 0 ms; today = ${ref}`,
+	);
+	const runToday = async (count: number) =>
+		await nodeRun(
+			'plain',
+			0,
+			'order-today',
+			intake(count, count),
+			{ concurrency: 10, typeVersion: 2, nodeType: baselineType },
+			{ spec: { build: ref } },
+		);
+	const runNow = async (count: number) =>
+		await nodeRun('plain', 0, 'order-now', intake(count, count), {
+			concurrency: 10,
+			typeVersion: 2,
+		});
+	// Warm-up of both builds (JIT), left out of the figures.
+	await runToday(200);
+	await runNow(200);
+	results.splice(results.length - 2, 2);
+	const first = results.length;
+	const today: Measure[] = [];
+	const now: Measure[] = [];
+	for (let round = 0; round < ORDER_ROUNDS; round++) {
+		today.push(await runToday(items.length));
+		now.push(await runNow(items.length));
+	}
+	print();
+	print(table(results.slice(first)));
+	const median = (runs: Measure[]) =>
+		percentile(
+			runs.map((m) => m.itemsPerSecond),
+			50,
+		);
+	const ratio = median(now) / median(today);
+	verdict(
+		'per-record order, every item on another record: costs at most 5 % against today',
+		`median ${fmt(median(now))} vs ${fmt(median(today))} items/s (${fmt(Math.abs(1 - ratio) * 100)} % ${ratio <= 1 ? 'slower' : 'faster'})`,
+		[...today, ...now].every((m) => m.correct) && ratio >= 0.95,
+	);
+	print();
+}
+
+async function memory(): Promise<MemoryFigures[]> {
+	// Straight to the sandbox, without the proxy.
+	const { sandbox } = await network('plain', 0);
+	const runs = [
+		await memoryRun(sandbox, Math.round(MEMORY_ITEMS / 10)),
+		await memoryRun(sandbox, MEMORY_ITEMS),
+	];
+	print(memoryTable(runs));
+	print();
+	return runs;
 }
 
 // ---------------------------------------------------------------------------------------------
-// Memory: 10,000 items through the node, heap sampled while it runs
-// ---------------------------------------------------------------------------------------------
-
-interface MemoryFigures {
-	items: number;
-	baselineHeapMb: number;
-	peakHeapMb: number;
-	peakRssMb: number;
-	retainedHeapMb: number;
-	outputMb: number;
-	inputMb: number;
-}
-
-const mb = (bytes: number) => bytes / 1024 / 1024;
-
-async function memoryRun(sandbox: Sandbox, count: number): Promise<MemoryFigures> {
-	await sandbox.reset();
-	await sandbox.setFaults(null);
-	const items = intake(count);
-	global.gc?.();
-	const baseline = process.memoryUsage();
-	let peakHeap = baseline.heapUsed;
-	let peakRss = baseline.rss;
-	const timer = setInterval(() => {
-		const now = process.memoryUsage();
-		peakHeap = Math.max(peakHeap, now.heapUsed);
-		peakRss = Math.max(peakRss, now.rss);
-	}, 5);
-	const output = await runNode(sandbox, items, 10);
-	clearInterval(timer);
-	global.gc?.();
-	const after = process.memoryUsage();
-	return {
-		items: count,
-		baselineHeapMb: mb(baseline.heapUsed),
-		peakHeapMb: mb(peakHeap),
-		peakRssMb: mb(peakRss),
-		retainedHeapMb: mb(after.heapUsed - baseline.heapUsed),
-		outputMb: mb(Buffer.byteLength(JSON.stringify(output))),
-		inputMb: mb(Buffer.byteLength(JSON.stringify(items))),
-	};
-}
-
-// ---------------------------------------------------------------------------------------------
-
-const fmt = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '-');
 
 async function main(): Promise<void> {
-	const sandbox = await startSandboxProcess();
-	const results: Measure[] = [];
 	const figures: IDataObject = {
 		node: process.version,
-		cpus: (await import('node:os')).cpus().length,
+		cpus: cpus().length,
+		nodeVersion: NODE_VERSION,
 	};
+	print(
+		`Inventory node benchmark: node version ${NODE_VERSION}, sandbox and latency proxy in their own processes, ${figures.cpus} CPUs, Node ${process.version}`,
+	);
+	print();
+	const summary: IDataObject = {};
 	try {
 		// Warm-up: JIT, module loading, first connections.
-		await runNode(sandbox, intake(200), 1);
-		await runRaw(sandbox, intake(200), 1);
+		const { sandbox, target } = await network('plain', 0);
+		await sandbox.reset();
+		await runNode(target, intake(200), { concurrency: 1 });
+		await runRaw(target, intake(200), 1, true);
 
-		const items = intake(ITEMS);
-		if (ONLY !== 'memory') {
-			for (const latencyMs of [0, 20]) {
-				for (const concurrency of [1, 10]) {
-					if (ONLY !== 'raw') {
-						results.push(
-							await measure(
-								sandbox,
-								'node',
-								concurrency,
-								latencyMs,
-								items,
-								async () => void (await runNode(sandbox, items, concurrency)),
-							),
-						);
-					}
-					if (ONLY !== 'node') {
-						results.push(
-							await measure(
-								sandbox,
-								'raw',
-								concurrency,
-								latencyMs,
-								items,
-								async () => await runRaw(sandbox, items, concurrency),
-							),
-						);
-						if (latencyMs === 0) {
-							results.push(
-								await measure(
-									sandbox,
-									'raw-new-conn',
-									concurrency,
-									latencyMs,
-									items,
-									async () => await runRaw(sandbox, items, concurrency, false),
-								),
-							);
-						}
-					}
-				}
-			}
-		}
-
-		const lines: string[] = [];
-		lines.push(
-			`Inventory node benchmark: ${ITEMS} to-dos per run, sandbox in its own process, ${figures.cpus} CPUs, Node ${process.version}`,
-		);
-		lines.push('');
-		lines.push(
-			'client        concurrency  added latency   items/s   total s   request median ms   request p99 ms   node/raw time',
-		);
-		for (const r of results) {
-			const raw = results.find(
-				(o) => o.client === 'raw' && o.concurrency === r.concurrency && o.latencyMs === r.latencyMs,
-			);
-			const ratio = r.client === 'node' && raw ? fmt(r.seconds / raw.seconds, 2) : '';
-			lines.push(
-				`${r.client.padEnd(12)}  ${String(r.concurrency).padStart(11)}  ${`${r.latencyMs} ms`.padStart(13)}  ${fmt(r.itemsPerSecond).padStart(8)}  ${fmt(r.seconds, 2).padStart(8)}  ${fmt(r.medianMs, 2).padStart(18)}  ${fmt(r.p99Ms, 2).padStart(15)}  ${ratio.padStart(14)}`,
-			);
-		}
-		const find = (client: string, concurrency: number, latencyMs: number) =>
-			results.find(
-				(r) => r.client === client && r.concurrency === concurrency && r.latencyMs === latencyMs,
-			);
-		const summary: IDataObject = {};
-		const node1 = find('node', 1, 0);
-		const raw1 = find('raw', 1, 0);
-		const node1Slow = find('node', 1, 20);
-		const raw1Slow = find('raw', 1, 20);
-		const node10Slow = find('node', 10, 20);
-		const rawNew1 = find('raw-new-conn', 1, 0);
-		if (node1 && raw1) summary.overheadRatioC1 = node1.seconds / raw1.seconds;
-		if (node1 && rawNew1) summary.overheadRatioC1NewConnection = node1.seconds / rawNew1.seconds;
-		if (node1Slow && raw1Slow) summary.overheadRatioC1At20ms = node1Slow.seconds / raw1Slow.seconds;
-		if (node1Slow && node10Slow) summary.speedupC10At20ms = node1Slow.seconds / node10Slow.seconds;
-		if (results.length > 0) {
-			lines.push('');
-			if (summary.overheadRatioC1 !== undefined) {
-				lines.push(
-					`overhead ratio node/raw at concurrency 1, 0 ms:   ${fmt(summary.overheadRatioC1 as number, 2)}  (target <= 1.15)`,
-				);
-			}
-			if (summary.overheadRatioC1NewConnection !== undefined) {
-				lines.push(
-					`  the same against a raw loop opening a connection per request, as n8n's helpers do: ${fmt(summary.overheadRatioC1NewConnection as number, 2)}`,
-				);
-			}
-			if (summary.overheadRatioC1At20ms !== undefined) {
-				lines.push(
-					`overhead ratio node/raw at concurrency 1, 20 ms:  ${fmt(summary.overheadRatioC1At20ms as number, 2)}  (target <= 1.15)`,
-				);
-			}
-			if (summary.speedupC10At20ms !== undefined) {
-				lines.push(
-					`speed-up of concurrency 10 over 1 at 20 ms:       ${fmt(summary.speedupC10At20ms as number, 1)}x  (target >= 8x)`,
-				);
-			}
-		}
-		process.stdout.write(`${lines.join('\n')}\n`);
-
-		if (ONLY === undefined || ONLY === 'memory') {
-			const small = await memoryRun(sandbox, Math.round(MEMORY_ITEMS / 10));
-			const large = await memoryRun(sandbox, MEMORY_ITEMS);
-			summary.memory = [small, large] as unknown as IDataObject[];
-			const memLines = [
-				'',
-				"memory (node in n8n's engine, concurrency 10, heap sampled every 5 ms)",
-			];
-			memLines.push(
-				'items    baseline heap MB   peak heap MB   peak growth MB   retained after GC MB   peak RSS MB   input JSON MB   output JSON MB',
-			);
-			for (const m of [small, large]) {
-				const growth = m.peakHeapMb - m.baselineHeapMb;
-				memLines.push(
-					`${String(m.items).padEnd(7)}  ${fmt(m.baselineHeapMb).padStart(16)}  ${fmt(m.peakHeapMb).padStart(13)}  ${fmt(growth).padStart(15)}  ${fmt(m.retainedHeapMb).padStart(21)}  ${fmt(m.peakRssMb).padStart(12)}  ${fmt(m.inputMb, 2).padStart(14)}  ${fmt(m.outputMb, 2).padStart(15)}`,
-				);
-			}
-			const perItemSmall = ((small.peakHeapMb - small.baselineHeapMb) * 1024) / small.items;
-			const perItemLarge = ((large.peakHeapMb - large.baselineHeapMb) * 1024) / large.items;
-			const marginal = ((large.peakHeapMb - small.peakHeapMb) * 1024) / (large.items - small.items);
-			const marginalRetained =
-				((large.retainedHeapMb - small.retainedHeapMb) * 1024) / (large.items - small.items);
-			memLines.push(
-				`peak growth per item: ${fmt(perItemSmall, 2)} KB at ${small.items} items, ${fmt(perItemLarge, 2)} KB at ${large.items} items; marginal ${fmt(marginal, 2)} KB per extra item (retained: ${fmt(marginalRetained, 2)} KB); output JSON per item ${fmt((large.outputMb * 1024) / large.items, 2)} KB`,
-			);
-			process.stdout.write(`${memLines.join('\n')}\n`);
-		}
-		const jsonFile =
-			process.env.BENCH_JSON ??
-			join(
-				packageRoot(),
-				'bench',
-				'results',
-				`${new Date().toISOString().replace(/[:.]/g, '-')}.json`,
-			);
-		mkdirSync(dirname(jsonFile), { recursive: true });
-		writeFileSync(
-			jsonFile,
-			`${JSON.stringify({ ...figures, at: new Date().toISOString(), summary, results }, null, 2)}\n`,
-		);
-		process.stdout.write(`\nfigures written to ${jsonFile}\n`);
+		if (PARTS.includes('calibration')) await calibrate();
+		if (PARTS.includes('matrix')) await matrix();
+		if (PARTS.includes('rate-limit')) await rateLimit();
+		if (PARTS.includes('change')) await change();
+		if (PARTS.includes('errors')) await errors();
+		if (PARTS.includes('order')) await order();
+		if (PARTS.includes('memory')) summary.memory = (await memory()) as unknown as IDataObject[];
 	} finally {
-		sandbox.stop();
+		stopAll();
+	}
+	if (verdicts.length > 0) {
+		print('Targets (printed, not asserted):');
+		print('| target | figure | met |');
+		print('| --- | --- | --- |');
+		for (const v of verdicts) print(`| ${v.target} | ${v.figure} | ${v.met ? 'yes' : 'no'} |`);
+		print();
+	}
+	summary.calibration = calibration;
+	summary.targets = verdicts as unknown as IDataObject[];
+	const jsonFile =
+		env.BENCH_JSON ??
+		join(
+			packageRoot(),
+			'bench',
+			'results',
+			`${new Date().toISOString().replace(/[:.]/g, '-')}.json`,
+		);
+	mkdirSync(dirname(jsonFile), { recursive: true });
+	writeFileSync(
+		jsonFile,
+		`${JSON.stringify({ ...figures, at: new Date().toISOString(), summary, results }, null, 2)}\n`,
+	);
+	print(`figures written to ${jsonFile}`);
+	if (problems.length > 0) {
+		print(`\nCORRECTNESS: ${problems.length} run(s) lost, duplicated or failed items:`);
+		for (const problem of problems) print(`  ${problem}`);
+		process.exitCode = 1;
 	}
 }
 
 main().catch((error: unknown) => {
 	process.stderr.write(`bench: ${(error as Error).stack ?? String(error)}\n`);
+	stopAll();
 	process.exitCode = 1;
 });

@@ -6,34 +6,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { packageRoot } from '../tools/n8n/engine';
-
-interface Measure {
-	client: string;
-	concurrency: number;
-	latencyMs: number;
-	itemsPerSecond: number;
-	seconds: number;
-	medianMs: number;
-	p99Ms: number;
-}
-
-interface Memory {
-	items: number;
-	baselineHeapMb: number;
-	peakHeapMb: number;
-	retainedHeapMb: number;
-	peakRssMb: number;
-	outputMb: number;
-}
+import { clientName, type Measure } from './measure';
+import type { MemoryFigures } from './memory';
 
 interface Figures {
 	at: string;
 	summary: {
-		overheadRatioC1?: number;
-		overheadRatioC1NewConnection?: number;
-		overheadRatioC1At20ms?: number;
-		speedupC10At20ms?: number;
-		memory?: Memory[];
+		memory?: MemoryFigures[];
+		targets?: { target: string; figure: string; met: boolean }[];
 	};
 	results: Measure[];
 }
@@ -55,66 +35,79 @@ const files = process.argv.slice(2).length
 			.filter((name) => name.endsWith('.json'))
 			.sort()
 			.map((name) => join(dir, name));
-const runs = files.map((file) => JSON.parse(readFileSync(file, 'utf8')) as Figures);
+// Figures of the bench before the network matrix (no `scenario`) are left out.
+const runs = files
+	.map((file) => JSON.parse(readFileSync(file, 'utf8')) as Figures)
+	.filter((run) => run.results.every((m) => m.scenario !== undefined));
 if (runs.length === 0) throw new Error('No bench figures: run `npm run bench` first');
+
+const key = (m: Measure) =>
+	[
+		m.scenario,
+		m.transport,
+		`${m.rttMs} ms`,
+		clientName(m),
+		String(m.concurrency),
+		m.rateLimit ? String(m.rateLimit.ratePerSecond) : '-',
+	].join(' | ');
+
+const groups = new Map<string, Measure[]>();
+for (const m of runs.flatMap((run) => run.results))
+	groups.set(key(m), [...(groups.get(key(m)) ?? []), m]);
 
 const lines = [`${runs.length} runs (${runs.map((r) => r.at).join(', ')}); min / median / max`, ''];
 lines.push(
-	'| client | concurrency | added latency | items/s | request median ms | request p99 ms |',
+	'| scenario | transport | rtt | client | concurrency | limit R/s | items/s | 429 % | max in flight | failed |',
 );
-lines.push('|---|---|---|---|---|---|');
-for (const { client, concurrency, latencyMs } of runs[0].results) {
-	const same = runs.flatMap((r) =>
-		r.results.filter(
-			(m) => m.client === client && m.concurrency === concurrency && m.latencyMs === latencyMs,
-		),
-	);
+lines.push('|---|---|---|---|---|---|---|---|---|---|');
+for (const [name, same] of groups) {
 	lines.push(
-		`| ${client} | ${concurrency} | ${latencyMs} ms | ${spread(
+		`| ${name} | ${spread(
 			same.map((m) => m.itemsPerSecond),
+			1,
+		)} | ${spread(
+			same.map((m) => m.rateLimitedShare * 100),
+			1,
+		)} | ${spread(
+			same.map((m) => m.maxInFlight),
 			0,
 		)} | ${spread(
-			same.map((m) => m.medianMs),
-			2,
-		)} | ${spread(
-			same.map((m) => m.p99Ms),
-			1,
+			same.map((m) => m.failedItems),
+			0,
 		)} |`,
 	);
 }
 lines.push('');
-const summary = (name: keyof Figures['summary']) =>
-	runs
-		.map((r) => r.summary[name] as number | undefined)
-		.filter((v): v is number => v !== undefined);
-lines.push(`| figure | min / median / max | target |`);
+lines.push('| target | figures (one per run) | met |');
 lines.push('|---|---|---|');
-lines.push(
-	`| node/raw time, concurrency 1, 0 ms | ${spread(summary('overheadRatioC1'), 2)} | <= 1.15 |`,
-);
-lines.push(
-	`| node/raw time, concurrency 1, 0 ms, raw opening a connection per request | ${spread(summary('overheadRatioC1NewConnection'), 2)} | |`,
-);
-lines.push(
-	`| node/raw time, concurrency 1, 20 ms | ${spread(summary('overheadRatioC1At20ms'), 2)} | <= 1.15 |`,
-);
-lines.push(
-	`| speed-up, concurrency 10 over 1, 20 ms | ${spread(summary('speedupC10At20ms'), 1)}x | >= 8x |`,
-);
-const memories = runs.flatMap((r) => r.summary.memory ?? []);
-for (const items of [...new Set(memories.map((m) => m.items))]) {
-	const same = memories.filter((m) => m.items === items);
+const targets = new Map<string, { figure: string; met: boolean }[]>();
+for (const t of runs.flatMap((run) => run.summary.targets ?? [])) {
+	targets.set(t.target, [...(targets.get(t.target) ?? []), t]);
+}
+for (const [target, same] of targets) {
 	lines.push(
-		`| ${items} items: peak heap growth MB / retained after GC MB / output JSON MB | ${spread(
-			same.map((m) => m.peakHeapMb - m.baselineHeapMb),
-			1,
-		)} / ${spread(
-			same.map((m) => m.retainedHeapMb),
-			1,
-		)} / ${spread(
-			same.map((m) => m.outputMb),
-			2,
-		)} | |`,
+		`| ${target} | ${same.map((t) => t.figure).join('; ')} | ${same.filter((t) => t.met).length} of ${same.length} |`,
 	);
+}
+const memories = runs.flatMap((r) => r.summary.memory ?? []);
+if (memories.length > 0) {
+	lines.push('');
+	lines.push('| items | peak heap growth MB | retained after GC MB | output JSON MB |');
+	lines.push('|---|---|---|---|');
+	for (const items of [...new Set(memories.map((m) => m.items))]) {
+		const same = memories.filter((m) => m.items === items);
+		lines.push(
+			`| ${items} | ${spread(
+				same.map((m) => m.peakHeapMb - m.baselineHeapMb),
+				1,
+			)} | ${spread(
+				same.map((m) => m.retainedHeapMb),
+				1,
+			)} | ${spread(
+				same.map((m) => m.outputMb),
+				2,
+			)} |`,
+		);
+	}
 }
 process.stdout.write(`${lines.join('\n')}\n`);

@@ -103,6 +103,11 @@ const nodeTypes: Record<string, INodeType> = {
 };
 
 export const inventoryNodeType = nodeTypes[INVENTORY_TYPE];
+
+/** Adds a node type to the engine's (e.g. another build of the Inventory node, for the bench). */
+export function registerNodeType(type: string, nodeType: INodeType): void {
+	nodeTypes[type] = nodeType;
+}
 export const inventoryCredentialType = new InventoryApi();
 
 class FixtureNodeTypes implements INodeTypes {
@@ -205,6 +210,7 @@ export interface WorkflowDefinition {
 }
 
 export interface RunOptions {
+	/** The Inventory API credential; `ignoreSslIssues` for a sandbox with a self-signed certificate. */
 	credentials: { baseUrl: string; apiToken: string; ignoreSslIssues?: boolean };
 	executionId?: string;
 	mode?: 'manual' | 'trigger' | 'retry';

@@ -1,0 +1,134 @@
+/**
+ * The workload (to-dos, one per item, spread over the bench's assets) and the clients that send it:
+ * the Inventory node in n8n's engine, and the raw floors (a plain axios loop, keep-alive or a new
+ * connection per request).
+ */
+import axios from 'axios';
+import type { IDataObject } from 'n8n-workflow';
+import { randomUUID } from 'node:crypto';
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
+
+import { inventoryNodeType, inventoryWorkflow, nodeOutput, runWorkflow } from '../tools/n8n/engine';
+import { BENCH_ASSET_COUNT, FIRST_BENCH_ASSET, TOKEN } from './sandbox';
+
+/** Where the clients send: the sandbox's base URL (through the proxy or not) and its CA. */
+export interface Target {
+	baseUrl: string;
+	certificate?: string;
+}
+
+/** A fixed number of requests at once, or the node's automatic concurrency (version 3). */
+export type Concurrency = number | 'auto';
+
+export type ClientKind = 'node' | 'raw-keep-alive' | 'raw-new-conn';
+
+/** `count` to-dos; item i addresses asset i modulo `assets` (at most BENCH_ASSET_COUNT). */
+export function intake(count: number, assets = 500): IDataObject[] {
+	if (assets > BENCH_ASSET_COUNT) throw new Error(`at most ${BENCH_ASSET_COUNT} assets`);
+	return Array.from({ length: count }, (_, i) => ({
+		assetId: FIRST_BENCH_ASSET + (i % assets),
+		task: `Tag and label #${i}`,
+	}));
+}
+
+/** The newest version of the built node, and whether it has automatic concurrency (version 3 on). */
+export const NODE_VERSION = Math.max(...[inventoryNodeType.description.version].flat());
+export const HAS_AUTO = NODE_VERSION >= 3;
+
+export interface NodeRun {
+	concurrency: Concurrency;
+	typeVersion?: number;
+	/** Another build of the node (bench/baseline.ts), by its registered type name. */
+	nodeType?: string;
+	/** Items that fail become error items (n8n's "continue" error mode) instead of failing the run. */
+	continueOnFail?: boolean;
+}
+
+/** The Inventory node in n8n's engine; resolves to the number of items that came out as errors. */
+export async function runNode(
+	target: Target,
+	items: IDataObject[],
+	{ concurrency, typeVersion = NODE_VERSION, nodeType, continueOnFail = true }: NodeRun,
+): Promise<{ failed: number; output: IDataObject[] }> {
+	if (concurrency === 'auto' && typeVersion < 3) throw new Error('automatic needs version 3');
+	const run = await runWorkflow(
+		inventoryWorkflow(
+			items,
+			{
+				resource: 'asset',
+				operation: 'createTodo',
+				assetId: '={{ $json.assetId }}',
+				name: '={{ $json.task }}',
+				options: concurrency === 'auto' ? {} : { concurrency },
+			},
+			{
+				node: {
+					typeVersion,
+					...(nodeType ? { type: nodeType } : {}),
+					...(continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+				},
+			},
+		),
+		{
+			credentials: {
+				baseUrl: target.baseUrl,
+				apiToken: TOKEN,
+				...(target.certificate ? { ignoreSslIssues: true } : {}),
+			},
+		},
+	);
+	if (run.status !== 'success')
+		throw new Error(`node run ${run.status}: ${run.data.resultData.error?.message}`);
+	const output = nodeOutput(run, 'Inventory').map((item) => item.json);
+	return { failed: output.filter((json) => json.error !== undefined).length, output };
+}
+
+/**
+ * The floor: the same requests (method, path, headers, body, one key per item) from a plain axios
+ * loop. `keepAlive: false` opens a connection per request, as n8n's HTTP helpers do (they build a
+ * new agent for every request). Answers other than 201 count as failed items (no retries).
+ */
+export async function runRaw(
+	target: Target,
+	items: IDataObject[],
+	concurrency: number,
+	keepAlive: boolean,
+): Promise<{ failed: number }> {
+	const agentOptions = { keepAlive, maxSockets: Infinity };
+	const http = axios.create({
+		baseURL: target.baseUrl,
+		timeout: 30_000,
+		validateStatus: () => true,
+		httpAgent: new HttpAgent(agentOptions),
+		httpsAgent: new HttpsAgent({ ...agentOptions, ca: target.certificate }),
+	});
+	let next = 0;
+	let failed = 0;
+	const worker = async () => {
+		while (next < items.length) {
+			const item = items[next++];
+			try {
+				const response = await http.post<{ data?: IDataObject }>(
+					`/api/v1/assets/${String(item.assetId)}/todos`,
+					{ name: item.task },
+					{
+						headers: {
+							Authorization: `Bearer ${TOKEN}`,
+							Accept: 'application/json',
+							'Content-Type': 'application/json',
+							'Idempotency-Key': randomUUID(),
+						},
+					},
+				);
+				if (response.status !== 201 || !response.data.data) failed++;
+			} catch {
+				failed++;
+			}
+		}
+	};
+	await Promise.all(Array.from({ length: concurrency }, worker));
+	http.defaults.httpAgent?.destroy();
+	http.defaults.httpsAgent?.destroy();
+	return { failed };
+}
