@@ -1,4 +1,4 @@
-// Lints the repository's development code (the sandbox, tests, tools, benchmarks and scripts) with n8n's
+// Lints the repository's development code (the sandbox, tests and their harness, benchmarks and scripts) with n8n's
 // own community-node config, unchanged, plus one override: the rules about what a published node may do
 // inside n8n (n8n Cloud's runtime: no Node built-ins, no process/timers globals, no console, no child
 // processes, "usable as tool") are off there. An HTTP simulator, CLIs, benchmarks and test harnesses run
@@ -6,13 +6,7 @@
 // default, as `n8n-node lint` requires) with every rule on.
 import { config } from '@n8n/node-cli/eslint';
 
-export const DEV_CODE = [
-	'sandbox/**/*.ts',
-	'test/**/*.ts',
-	'tools/**/*.ts',
-	'bench/**/*.ts',
-	'scripts/**/*.ts',
-];
+export const DEV_CODE = ['sandbox/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'];
 
 export default [
 	...config,

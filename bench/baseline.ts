@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { INodeType } from 'n8n-workflow';
 
-import { INVENTORY_TYPE, packageRoot, registerNodeType } from '../tools/n8n/engine';
+import { INVENTORY_TYPE, packageRoot, registerNodeType } from '../test/harness/engine';
 
 /** The node before issue 16 (per-record order, automatic concurrency). */
 export const DEFAULT_BASELINE_REF = '2574db3';

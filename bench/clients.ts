@@ -9,7 +9,12 @@ import { randomUUID } from 'node:crypto';
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 
-import { inventoryNodeType, inventoryWorkflow, nodeOutput, runWorkflow } from '../tools/n8n/engine';
+import {
+	inventoryNodeType,
+	inventoryWorkflow,
+	nodeOutput,
+	runWorkflow,
+} from '../test/harness/engine';
 import { BENCH_ASSET_COUNT, FIRST_BENCH_ASSET, TOKEN } from './sandbox';
 
 /** Where the clients send: the sandbox's base URL (through the proxy or not) and its CA. */

@@ -15,7 +15,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { packageRoot } from '../tools/n8n/engine';
+import { packageRoot } from '../test/harness/engine';
 import { intake } from './clients';
 import { startProxyProcess, startSandboxProcess, TOKEN, type Sandbox } from './sandbox';
 
@@ -32,7 +32,7 @@ const TLS = {
 	credential: { id: 'benchInventoryCredTls', name: 'Inventory sandbox, TLS, 20 ms (bench)' },
 };
 
-// The e2e helpers are ES modules: tsconfig.tools.json's module "node16" keeps import() a real dynamic import.
+// The e2e helpers are ES modules: tsconfig.dev.json's module "node16" keeps import() a real dynamic import.
 const importEsm = (specifier: string) => import(specifier) as Promise<Record<string, unknown>>;
 
 interface N8nInstance {

@@ -22,7 +22,7 @@ import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 
 import type { RateLimitConfig } from '../sandbox/src';
-import { packageRoot } from '../tools/n8n/engine';
+import { packageRoot } from '../test/harness/engine';
 import { DEFAULT_BASELINE_REF, loadBaselineNode } from './baseline';
 import {
 	HAS_AUTO,

@@ -17,7 +17,7 @@ import type {
 	SandboxState,
 	SeedData,
 } from '../sandbox/src';
-import { packageRoot } from '../tools/n8n/engine';
+import { packageRoot } from '../test/harness/engine';
 
 export const TOKEN = 'inv_demo_full_access';
 const ADMIN_TOKEN = 'bench-admin';

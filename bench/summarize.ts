@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { packageRoot } from '../tools/n8n/engine';
+import { packageRoot } from '../test/harness/engine';
 import { clientName, type Measure } from './measure';
 import type { MemoryFigures } from './memory';
 

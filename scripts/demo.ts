@@ -22,7 +22,7 @@ import {
 	packageRoot,
 	runWorkflow,
 	type WorkflowDefinition,
-} from '../tools/n8n/engine';
+} from '../test/harness/engine';
 
 export const EXAMPLE_FILE = join('examples', 'procurement-intake.workflow.json');
 export const DEMO_TOKEN = 'inv_demo_full_access';

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 
 import type { SeedData } from './types';
 
-/** sandbox/seed.json, found from src/ (ts-jest), sandbox/dist/ (the CLI) or build/sandbox/src/ (tools). */
+/** sandbox/seed.json, found from src/ (ts-jest) or build/sandbox/src/ (the CLI, the demo, the bench). */
 export const DEFAULT_SEED_FILE =
 	[
 		resolve(__dirname, '..', 'seed.json'),

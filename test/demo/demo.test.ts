@@ -10,7 +10,7 @@ import {
 	runDemo,
 	type DemoResult,
 } from '../../scripts/demo';
-import { INVENTORY_TYPE, inventoryNodeType, ITEMS_TYPE } from '../../tools/n8n/engine';
+import { INVENTORY_TYPE, inventoryNodeType, ITEMS_TYPE } from '../harness/engine';
 
 const root = join(__dirname, '..', '..');
 

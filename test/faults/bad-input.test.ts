@@ -14,7 +14,7 @@ import {
 	updateBillingParameters,
 } from '../fixtures';
 import { startSandbox, type LogEntry, type SandboxHandle } from '../../sandbox/src';
-import { inventoryWorkflow, nodeOutput, runWorkflow } from '../../tools/n8n/engine';
+import { inventoryWorkflow, nodeOutput, runWorkflow } from '../harness/engine';
 import { captureOutput, occurrences, serializeRun, type Capture } from './helpers';
 
 let sandbox: SandboxHandle;

@@ -29,7 +29,7 @@ import {
 	retryExecution,
 	runWorkflow,
 	type WorkflowDefinition,
-} from '../../tools/n8n/engine';
+} from '../harness/engine';
 import {
 	branchesWorkflow,
 	captureOutput,

@@ -4,7 +4,7 @@ import type { IDataObject, INode, IRun, Logger as WorkflowLogger } from 'n8n-wor
 import { LoggerProxy } from 'n8n-workflow';
 
 import type { LogEntry, SandboxHandle } from '../../sandbox/src';
-import { INVENTORY_TYPE, ITEMS_TYPE, type WorkflowDefinition } from '../../tools/n8n/engine';
+import { INVENTORY_TYPE, ITEMS_TYPE, type WorkflowDefinition } from '../harness/engine';
 
 /** One branch of a workflow: fixture items feeding one Inventory node. */
 export interface Branch {

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import type { IRun } from 'n8n-workflow';
 
 import { createTodoParameters, TOKENS } from '../fixtures';
-import { inventoryWorkflow, nodeOutput, runWorkflow } from '../../tools/n8n/engine';
+import { inventoryWorkflow, nodeOutput, runWorkflow } from '../harness/engine';
 import { captureOutput, occurrences, serializeRun, type Capture } from './helpers';
 
 const HUGE = 20 * 1024 * 1024;

@@ -1,12 +1,7 @@
 import type { IConnections, IDataObject, INode, IRun } from 'n8n-workflow';
 import { v5 as uuidV5Reference } from 'uuid';
 
-import {
-	deriveIdempotencyKey,
-	deriveToolCallKey,
-	IDEMPOTENCY_NAMESPACE,
-} from '../../nodes/Inventory/helpers/idempotency';
-import type { ScriptedToolCall } from '../../tools/n8n/fixture-nodes';
+import type { ScriptedToolCall } from '../harness/fixture-nodes';
 import {
 	ENGINE_AGENT_TYPE,
 	IN_PROCESS_AGENT_TYPE,
@@ -15,9 +10,13 @@ import {
 	itemsNode,
 	nodeOutput,
 	runWorkflow,
-} from '../../tools/n8n/engine';
+} from '../harness/engine';
+import { idempotencyHelpers } from './package-modules';
+
 import { TOKENS } from '../fixtures';
 import { keysSent, sent, useSandbox } from './util';
+
+const { deriveIdempotencyKey, deriveToolCallKey, IDEMPOTENCY_NAMESPACE } = idempotencyHelpers;
 
 const env = useSandbox();
 

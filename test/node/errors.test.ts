@@ -8,9 +8,12 @@ import {
 	TOKENS,
 	updateBillingParameters,
 } from '../fixtures';
-import { CREDENTIAL_TEST_IDEMPOTENCY_KEY } from '../../credentials/InventoryApi.credentials';
-import { inventoryCredentialType, nodeOutput } from '../../tools/n8n/engine';
+import { inventoryCredentialType, nodeOutput } from '../harness/engine';
+import { credentialModule } from './package-modules';
+
 import { runError, runInventory, useSandbox } from './util';
+
+const { CREDENTIAL_TEST_IDEMPOTENCY_KEY } = credentialModule;
 
 const env = useSandbox();
 

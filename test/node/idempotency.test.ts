@@ -5,11 +5,6 @@ import { sleep } from 'n8n-workflow';
 
 import { createTodoParameters, TOKENS } from '../fixtures';
 import {
-	deriveIdempotencyKey,
-	IDEMPOTENCY_NAMESPACE,
-	uuidV5,
-} from '../../nodes/Inventory/helpers/idempotency';
-import {
 	INVENTORY_TYPE,
 	instanceId,
 	inventoryWorkflow,
@@ -18,8 +13,11 @@ import {
 	retryExecution,
 	runWorkflow,
 	type WorkflowDefinition,
-} from '../../tools/n8n/engine';
+} from '../harness/engine';
+import { idempotencyHelpers } from './package-modules';
 import { keysSent, runError, runInventory, useSandbox, UUID_V5 } from './util';
+
+const { deriveIdempotencyKey, IDEMPOTENCY_NAMESPACE, uuidV5 } = idempotencyHelpers;
 
 const env = useSandbox();
 

@@ -1,5 +1,5 @@
 import { sleep } from 'n8n-workflow';
-import { nodeOutput } from '../../tools/n8n/engine';
+import { nodeOutput } from '../harness/engine';
 import { createTodoParameters } from '../fixtures';
 import { runError, runInventory, sent, useSandbox, UUID_V5 } from './util';
 

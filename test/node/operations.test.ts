@@ -1,4 +1,4 @@
-import { nodeOutput } from '../../tools/n8n/engine';
+import { nodeOutput } from '../harness/engine';
 import {
 	AVAILABLE_ASSET_STATE,
 	PER_LICENSE_BILLING,

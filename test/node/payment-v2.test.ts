@@ -1,6 +1,6 @@
 import type { INode } from 'n8n-workflow';
 
-import { inventoryNodeType, nodeOutput } from '../../tools/n8n/engine';
+import { inventoryNodeType, nodeOutput } from '../harness/engine';
 import { runError, runInventory, sent, useSandbox } from './util';
 
 const env = useSandbox();

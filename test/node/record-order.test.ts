@@ -7,7 +7,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { RecordedRequest } from '../../sandbox/src';
-import { nodeOutput } from '../../tools/n8n/engine';
+import { nodeOutput } from '../harness/engine';
 import {
 	createTodoParameters,
 	recordAcquisitionParameters,

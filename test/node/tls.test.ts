@@ -3,7 +3,7 @@
  * the credential's "Ignore SSL Issues (Insecure)" is on; the credential test follows the same toggle.
  */
 import { startSandbox, type SandboxHandle } from '../../sandbox/src';
-import { inventoryCredentialType, nodeOutput } from '../../tools/n8n/engine';
+import { inventoryCredentialType, nodeOutput } from '../harness/engine';
 import { createTodoParameters, TOKENS } from '../fixtures';
 import { runError, runInventory } from './util';
 

@@ -1,7 +1,7 @@
 import type { IDataObject, INode, IRun } from 'n8n-workflow';
 
 import { startSandbox, type RecordedRequest, type SandboxHandle } from '../../sandbox/src';
-import { inventoryWorkflow, runWorkflow, type RunOptions } from '../../tools/n8n/engine';
+import { inventoryWorkflow, runWorkflow, type RunOptions } from '../harness/engine';
 import { TOKENS } from '../fixtures';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

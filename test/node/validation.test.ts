@@ -1,4 +1,4 @@
-import { nodeOutput } from '../../tools/n8n/engine';
+import { nodeOutput } from '../harness/engine';
 import { runError, runInventory, useSandbox } from './util';
 
 const env = useSandbox();

@@ -1,7 +1,7 @@
 // n8n's queue mode for real: Redis, PostgreSQL, one main (`n8n start`, receives webhooks and
 // enqueues executions) and workers (`n8n worker`, run them), each process with its own user folder
 // holding the packed package in .n8n/nodes, all sharing N8N_ENCRYPTION_KEY (lib/n8n.mjs) and the
-// database. Used by queue.mjs (the suite) and queue-dev.mjs (`npm run n8n:queue`).
+// database. Used by queue.mjs (the suite) and scripts/queue-dev.mjs (`npm run n8n:queue`).
 import fs from 'node:fs';
 import path from 'node:path';
 

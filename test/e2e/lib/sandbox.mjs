@@ -21,8 +21,9 @@ import {
 export const ADMIN_TOKEN = 'e2e-sandbox-admin';
 export const API_TOKEN = TOKENS.fullAccess;
 
+/** The dev build (tsconfig.dev.json: the sandbox, scripts, bench and test harness) into build/. */
 export async function buildSandbox() {
-	await mustRun('npx', ['--no-install', 'tsc', '-p', 'sandbox/tsconfig.json'], {
+	await mustRun('npx', ['--no-install', 'tsc', '-p', 'tsconfig.dev.json'], {
 		cwd: REPO_DIR,
 		timeoutMs: 5 * 60_000,
 	});
@@ -42,9 +43,9 @@ export class Sandbox {
 	async start({ port, logFile, tls = false, rateLimit } = {}) {
 		this.port = port ?? (await freePort());
 		this.baseUrl = `${tls ? 'https' : 'http'}://127.0.0.1:${this.port}`;
-		const cli = path.join(REPO_DIR, 'sandbox', 'dist', 'cli.js');
+		const cli = path.join(REPO_DIR, 'build', 'sandbox', 'src', 'cli.js');
 		if (!fs.existsSync(cli))
-			throw new Error(`${cli} missing: build the sandbox first (npm run build:sandbox)`);
+			throw new Error(`${cli} missing: build the sandbox first (npm run build:dev)`);
 		logFile = logFile ?? path.join(WORK_DIR, `sandbox-${process.pid}.log`);
 		this.service = spawnService(
 			'sandbox',

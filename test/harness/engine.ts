@@ -25,6 +25,7 @@ import type {
 } from 'n8n-workflow';
 import { deepCopy, ICredentialsHelper, NodeConnectionTypes, Workflow } from 'n8n-workflow';
 import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
@@ -32,7 +33,7 @@ import { FixtureEngineAgent, FixtureInProcessAgent, FixtureItems } from './fixtu
 
 /**
  * The repository root: the nearest folder above this file whose package.json is this package's.
- * Works from source (tools/n8n, ts-jest) and compiled (build/tools/n8n, `npm run demo`).
+ * Works from source (test/harness, ts-jest) and compiled (build/test/harness, `npm run demo`).
  */
 export function packageRoot(from: string = __dirname): string {
 	for (let dir = from; ; dir = dirname(dir)) {
@@ -58,14 +59,18 @@ if (!existsSync(join(DIST, 'nodes/Inventory/Inventory.node.js'))) {
 	throw new Error('dist/ is missing: run `npm run build` first');
 }
 
-/* eslint-disable @typescript-eslint/no-require-imports */
-const { Inventory } = require(join(DIST, 'nodes/Inventory/Inventory.node.js')) as {
+/**
+ * Loads a module of the package as n8n loads it, from dist/ (e.g. `./nodes/Inventory/Inventory.node.js`).
+ * Every suite takes the package through here, so one run never mixes dist/ with the source.
+ */
+export const fromDist = createRequire(join(DIST, 'package-modules.js'));
+
+const { Inventory } = fromDist('./nodes/Inventory/Inventory.node.js') as {
 	Inventory: new () => INodeType;
 };
-const { InventoryApi } = require(join(DIST, 'credentials/InventoryApi.credentials.js')) as {
+const { InventoryApi } = fromDist('./credentials/InventoryApi.credentials.js') as {
 	InventoryApi: new () => ICredentialType;
 };
-/* eslint-enable @typescript-eslint/no-require-imports */
 
 export const INVENTORY_TYPE = 'n8n-nodes-inventory.inventory';
 export const INVENTORY_TOOL_TYPE = `${INVENTORY_TYPE}Tool`;

@@ -12,18 +12,25 @@
 // $TMPDIR/n8n-nodes-inventory-e2e/queue-dev: the user folders and the database, kept between runs).
 import path from 'node:path';
 
-import { ensureHost } from './lib/host.mjs';
-import { ENCRYPTION_KEY, OWNER } from './lib/n8n.mjs';
-import { buildAndPackPackage } from './lib/pkg.mjs';
+import { ensureHost } from '../test/e2e/lib/host.mjs';
+import { ENCRYPTION_KEY, OWNER } from '../test/e2e/lib/n8n.mjs';
+import { buildAndPackPackage } from '../test/e2e/lib/pkg.mjs';
 import {
 	activateWorkflow,
 	businessKeyWebhookWorkflow,
 	startQueueStack,
 	waitForWebhook,
-} from './lib/queue.mjs';
-import { ADMIN_TOKEN, API_TOKEN, startSandbox } from './lib/sandbox.mjs';
-import { Steps, WORK_DIR, installCleanupHandlers, log, pickPort, sleep } from './lib/util.mjs';
-import * as W from './lib/workflows.mjs';
+} from '../test/e2e/lib/queue.mjs';
+import { ADMIN_TOKEN, API_TOKEN, startSandbox } from '../test/e2e/lib/sandbox.mjs';
+import {
+	Steps,
+	WORK_DIR,
+	installCleanupHandlers,
+	log,
+	pickPort,
+	sleep,
+} from '../test/e2e/lib/util.mjs';
+import * as W from '../test/e2e/lib/workflows.mjs';
 
 installCleanupHandlers();
 const steps = new Steps();

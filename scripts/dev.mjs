@@ -19,15 +19,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { ensureHost } from './lib/host.mjs';
-import { N8nInstance, OWNER } from './lib/n8n.mjs';
+import { ensureHost } from '../test/e2e/lib/host.mjs';
+import { N8nInstance, OWNER } from '../test/e2e/lib/n8n.mjs';
 import {
 	buildAndPackPackage,
 	buildPackage,
 	installIntoNodesFolder,
 	linkIntoNodesFolder,
-} from './lib/pkg.mjs';
-import { API_TOKEN, ADMIN_TOKEN, startSandbox } from './lib/sandbox.mjs';
+} from '../test/e2e/lib/pkg.mjs';
+import { API_TOKEN, ADMIN_TOKEN, startSandbox } from '../test/e2e/lib/sandbox.mjs';
 import {
 	REPO_DIR,
 	Steps,
@@ -38,8 +38,8 @@ import {
 	sleep,
 	spawnService,
 	waitFor,
-} from './lib/util.mjs';
-import * as W from './lib/workflows.mjs';
+} from '../test/e2e/lib/util.mjs';
+import * as W from '../test/e2e/lib/workflows.mjs';
 
 installCleanupHandlers();
 const steps = new Steps();
