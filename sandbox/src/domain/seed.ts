@@ -1,14 +1,17 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
-import type { SeedData } from './types';
+import type { SeedData } from '../types';
 
-/** sandbox/seed.json, found from src/ (ts-jest), sandbox/dist/ (the CLI) or build/sandbox/src/ (tools). */
+/**
+ * sandbox/seed.json, found from src/domain/ (ts-jest), sandbox/dist/domain/ (the CLI) or
+ * build/sandbox/src/domain/ (tools).
+ */
 export const DEFAULT_SEED_FILE =
 	[
-		resolve(__dirname, '..', 'seed.json'),
-		resolve(__dirname, '..', '..', '..', 'sandbox', 'seed.json'),
-	].find((file) => existsSync(file)) ?? resolve(__dirname, '..', 'seed.json');
+		resolve(__dirname, '..', '..', 'seed.json'),
+		resolve(__dirname, '..', '..', '..', '..', 'sandbox', 'seed.json'),
+	].find((file) => existsSync(file)) ?? resolve(__dirname, '..', '..', 'seed.json');
 
 export function loadSeedFile(file: string = DEFAULT_SEED_FILE): SeedData {
 	const parsed = parseJson(readSeedText(file), file);
