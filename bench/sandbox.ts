@@ -4,9 +4,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 
 import type { FaultConfig, SandboxState } from '../sandbox/src';
+import { TOKENS } from '../test/fixtures';
 import { packageRoot } from '../tools/n8n/engine';
 
-export const TOKEN = 'inv_demo_full_access';
+export const TOKEN = TOKENS.fullAccess;
 const ADMIN_TOKEN = 'bench-admin';
 
 export interface Sandbox {

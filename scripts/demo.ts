@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { IConnections, IDataObject, INode, IRun, IWorkflowSettings } from 'n8n-workflow';
 
 import { startSandbox, type SandboxHandle, type SandboxState } from '../sandbox/src';
+import { TOKENS } from '../test/fixtures';
 import {
 	INVENTORY_TYPE,
 	ITEMS_TYPE,
@@ -23,7 +24,7 @@ import type { PassSummary, Purchase } from './demo-types';
 export type { PassSummary, Purchase } from './demo-types';
 
 export const EXAMPLE_FILE = join('examples', 'procurement-intake.workflow.json');
-export const DEMO_TOKEN = 'inv_demo_full_access';
+export const DEMO_TOKEN = TOKENS.fullAccess;
 export const DEMO_WORKFLOW_ID = 'procurement-intake-demo';
 
 export interface ExampleWorkflow {
