@@ -17,9 +17,10 @@ import type {
 	SandboxState,
 	SeedData,
 } from '../sandbox/src';
+import { TOKENS } from '../test/fixtures';
 import { packageRoot } from '../test/harness/engine';
 
-export const TOKEN = 'inv_demo_full_access';
+export const TOKEN = TOKENS.fullAccess;
 const ADMIN_TOKEN = 'bench-admin';
 
 /** The bench's assets: `BENCH_ASSET_COUNT` of them from this ID on, in the organization of TOKEN. */

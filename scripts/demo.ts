@@ -8,13 +8,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IConnections, IDataObject, INode, IRun, IWorkflowSettings } from 'n8n-workflow';
 
-import {
-	loadSeedFile,
-	startSandbox,
-	type RecordedRequest,
-	type SandboxHandle,
-	type SandboxState,
-} from '../sandbox/src';
+import { startSandbox, type SandboxHandle, type SandboxState } from '../sandbox/src';
+import { TOKENS } from '../test/fixtures';
 import {
 	INVENTORY_TYPE,
 	ITEMS_TYPE,
@@ -23,19 +18,14 @@ import {
 	runWorkflow,
 	type WorkflowDefinition,
 } from '../test/harness/engine';
+import { printFirstRun, printIntro, printSecondRun, printVerdict } from './demo-report';
+import type { PassSummary, Purchase } from './demo-types';
+
+export type { PassSummary, Purchase } from './demo-types';
 
 export const EXAMPLE_FILE = join('examples', 'procurement-intake.workflow.json');
-export const DEMO_TOKEN = 'inv_demo_full_access';
+export const DEMO_TOKEN = TOKENS.fullAccess;
 export const DEMO_WORKFLOW_ID = 'procurement-intake-demo';
-
-export interface Purchase {
-	submissionId: string;
-	assetId: number;
-	eventTypeId: number;
-	vendor: string;
-	price: number;
-	purchaseDate: string;
-}
 
 export interface ExampleWorkflow {
 	name: string;
@@ -115,26 +105,6 @@ export function inProcessWorkflow(
 	return { id, nodes, connections, settings: workflow.settings };
 }
 
-/** What one run of the workflow did, read from the node outputs and the sandbox. */
-export interface PassSummary {
-	status: IRun['status'];
-	error: string | null;
-	acquisitions: IDataObject[];
-	todos: IDataObject[];
-	billing: IDataObject[];
-	/** Sandbox counters and records added by this run. */
-	applied: number;
-	replays: number;
-	requests: RecordedRequest[];
-	newRecords: {
-		acquisitions: number;
-		todos: number;
-		billingChanges: number;
-		assetEvents: number;
-		subscriptionEvents: number;
-	};
-}
-
 export interface DemoResult {
 	ok: boolean;
 	problems: string[];
@@ -205,40 +175,6 @@ async function pass(
 	};
 }
 
-const money = (value: unknown) =>
-	Number(value).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
-const ids = (value: unknown) =>
-	Array.isArray(value) && value.length ? value.map((id) => `#${id}`).join(' ') : '-';
-
-/** Aligned columns; the columns listed in `right` are right-aligned. */
-function table(rows: string[][], right: number[] = []): string[] {
-	const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
-	return rows.map(
-		(row) =>
-			'  ' +
-			row
-				.map((cell, column) =>
-					right.includes(column) ? cell.padStart(widths[column]) : cell.padEnd(widths[column]),
-				)
-				.join('  ')
-				.trimEnd(),
-	);
-}
-
-/** Names of the event types in the sandbox's seed file (for the summary only). */
-function eventTypeNames(seedFile: string): Map<number, string> {
-	const names = new Map<number, string>();
-	try {
-		for (const organization of loadSeedFile(seedFile).organizations) {
-			for (const type of organization.event_types) names.set(type.id, type.name);
-		}
-	} catch {
-		// a custom seed without these names: the summary shows IDs
-	}
-	return names;
-}
-
 /** Runs the example workflow twice in one execution and checks that the second run only replayed. */
 export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
 	const print = options.print ?? ((line: string) => console.log(line));
@@ -251,58 +187,19 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
 	const expectedActions = expected.acquisitions + expected.todos + expected.billing;
 
 	const seedFile = join(packageRoot(), 'sandbox', 'seed.json');
-	const typeNames = eventTypeNames(seedFile);
 	const sandbox = options.sandbox ?? (await startSandbox({ port: 0, log: false, seedFile }));
 	try {
-		print(`Inventory node demo: "${example.name}" (${EXAMPLE_FILE})`);
-		print(`  sandbox    ${sandbox.baseUrl}  (token ${apiToken})`);
-		print(`  execution  ${executionId}`);
-		print('');
+		printIntro(print, {
+			workflowName: example.name,
+			exampleFile: EXAMPLE_FILE,
+			baseUrl: sandbox.baseUrl,
+			apiToken,
+			executionId,
+		});
 
 		// Run 1
 		const first = await pass(definition, sandbox, apiToken, executionId);
-		const state = sandbox.state();
-		const assetName = (id: unknown) =>
-			state.assets.find((asset) => asset.id === Number(id))?.name ?? '';
-		print(`Run 1: ${purchases.length} incoming purchases -> ${first.status}`);
-		if (first.error) print(`  error: ${first.error}`);
-		const rows = [
-			['asset', '', 'how', 'acquired from', 'price', 'date', 'acquisition events', 'to-do'],
-		];
-		purchases.forEach((purchase, index) => {
-			const acquisition = first.acquisitions[index] ?? {};
-			const todo = (first.todos[index]?.todo ?? null) as IDataObject | null;
-			rows.push([
-				String(purchase.assetId),
-				assetName(purchase.assetId),
-				typeNames.get(purchase.eventTypeId) ?? `type ${purchase.eventTypeId}`,
-				purchase.vendor,
-				money(purchase.price),
-				purchase.purchaseDate,
-				ids(acquisition.asset_event_ids),
-				todo ? `#${todo.id} ${todo.name}` : '-',
-			]);
-		});
-		table(rows, [4]).forEach((line) => print(line));
-		const billing = first.billing[0];
-		const change = state.billingChanges[state.billingChanges.length - 1];
-		if (billing && change) {
-			const subscription = state.subscriptions.find(
-				(s) => s.id === Number(billing.subscription_id),
-			);
-			const show = (b: typeof change.before) =>
-				`${b.price_model} ${money(b.cost)} ${b.billing_frequency}${b.license_count === null ? '' : `, ${b.license_count} licenses`}`;
-			print(
-				`  subscription ${billing.subscription_id} ${subscription?.name ?? ''}: billing ${show(change.before)}`,
-			);
-			print(`    -> ${show(change.after)}  (event ${ids(billing.subscription_event_ids)})`);
-		}
-		print(
-			`  sandbox: ${count(first.applied, 'action')} applied, ${first.replays} replayed; new records: ` +
-				`${count(first.newRecords.acquisitions, 'acquisition')}, ${count(first.newRecords.todos, 'to-do')}, ` +
-				`${count(first.newRecords.billingChanges, 'billing change')}`,
-		);
-		print('');
+		printFirstRun(print, { purchases, first, state: sandbox.state(), seedFile });
 
 		// Run 2: the same execution again, so the same Idempotency-Keys
 		const second = await pass(definition, sandbox, apiToken, executionId);
@@ -313,22 +210,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
 			JSON.stringify([first.acquisitions, first.todos, first.billing]) ===
 			JSON.stringify([second.acquisitions, second.todos, second.billing]);
 		const after = sandbox.state();
-		print(`Run 2: the same execution (${executionId}) again -> ${second.status}`);
-		if (second.error) print(`  error: ${second.error}`);
-		print(
-			`  requests           ${second.requests.length}, with ${sameKeys ? 'the same' : 'DIFFERENT'} Idempotency-Keys as run 1`,
-		);
-		print(`  replayed           ${second.replays} of ${second.requests.length}`);
-		print(`  applied            ${second.applied}`);
-		print(
-			`  responses          ${sameResults ? 'identical to run 1 (same to-do and event IDs)' : 'DIFFERENT from run 1'}`,
-		);
-		print(
-			`  records now        ${count(after.acquisitions.length, 'acquisition')}, ${count(after.todos.length, 'to-do')}, ` +
-				`${count(after.billingChanges.length, 'billing change')} (new in run 2: ` +
-				`${Object.values(second.newRecords).reduce((sum, n) => sum + n, 0)})`,
-		);
-		print('');
+		printSecondRun(print, { executionId, second, sameKeys, sameResults, after });
 
 		const problems: string[] = [];
 		const check = (condition: boolean, problem: string) => {
@@ -385,15 +267,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
 		check(sameKeys, 'run 2 used different Idempotency-Keys');
 		check(sameResults, 'run 2 returned different results');
 
-		if (problems.length === 0) {
-			print(
-				`OK: ${expectedActions} actions applied once (${expected.acquisitions} acquisitions, ${expected.todos} to-dos, ` +
-					`1 billing change); running the execution again replayed all ${expectedActions} and duplicated nothing.`,
-			);
-		} else {
-			print('FAILED:');
-			problems.forEach((problem) => print(`  - ${problem}`));
-		}
+		printVerdict(print, { problems, expected, expectedActions });
 		return {
 			ok: problems.length === 0,
 			problems,

@@ -6,10 +6,10 @@ import { createServer as createHttpServer, type RequestListener } from 'node:htt
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Server, Socket } from 'node:net';
 
-import { validateFaultConfig } from './faults';
-import { DEFAULT_SEED_FILE, loadSeedFile, validateSeed } from './seed';
-import { SandboxCore } from './server';
-import { makeSelfSignedCertificate, type TlsKeyAndCertificate } from './tls';
+import { validateFaultConfig } from './faults/engine';
+import { DEFAULT_SEED_FILE, loadSeedFile, validateSeed } from './domain/seed';
+import { SandboxCore } from './http/server';
+import { makeSelfSignedCertificate, type TlsKeyAndCertificate } from './http/tls';
 import type {
 	FaultConfig,
 	LogEntry,
@@ -20,8 +20,8 @@ import type {
 } from './types';
 
 export * from './types';
-export { DEFAULT_SEED_FILE, loadSeedFile } from './seed';
-export type { TlsKeyAndCertificate } from './tls';
+export { DEFAULT_SEED_FILE, loadSeedFile } from './domain/seed';
+export type { TlsKeyAndCertificate } from './http/tls';
 
 /** Default admin token for local use (override with the adminToken option or SANDBOX_ADMIN_TOKEN). */
 export const DEFAULT_ADMIN_TOKEN = 'sandbox-admin';

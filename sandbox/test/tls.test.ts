@@ -5,7 +5,7 @@ import axios from 'axios';
 import { TOKENS } from '../../test/fixtures';
 import { randomUUID, todo } from './helpers';
 import { startSandbox, type SandboxHandle } from '../src';
-import { makeSelfSignedCertificate } from '../src/tls';
+import { makeSelfSignedCertificate } from '../src/http/tls';
 
 const clientTrusting = (sb: SandboxHandle, ca?: string) =>
 	axios.create({

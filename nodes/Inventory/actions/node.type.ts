@@ -10,6 +10,12 @@ type NodeMap = {
 
 export type InventoryType = AllEntities<NodeMap>;
 
+export type Resource = keyof NodeMap;
+export type OperationOf<R extends Resource> = NodeMap[R];
+
+/** Every operation of every resource, so that one missing from the map fails to compile. */
+export type OperationMap = { [R in Resource]: { [O in OperationOf<R>]: InventoryOperation } };
+
 /** What an operation builds for one item; the router adds the item index and the Idempotency-Key. */
 export type PreparedRequest = Omit<InventoryRequest, 'idempotencyKey' | 'itemIndex'>;
 

@@ -14,19 +14,22 @@ import {
 	type InventoryRequest,
 } from '../transport';
 import * as asset from './asset/Asset.resource';
-import type { InventoryOperation, InventoryType } from './node.type';
+import type { InventoryOperation, OperationMap, Resource } from './node.type';
 import * as subscription from './subscription/Subscription.resource';
 
-const operations: { [R in InventoryType['resource']]: Record<string, InventoryOperation> } = {
+const operations: OperationMap = {
 	asset: { createTodo: asset.createTodo, recordAcquisition: asset.recordAcquisition },
 	subscription: { updateBilling: subscription.updateBilling },
 };
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
-	const resource = this.getNodeParameter('resource', 0) as InventoryType['resource'];
+	const resource = this.getNodeParameter('resource', 0) as Resource;
 	const operationName = this.getNodeParameter('operation', 0) as string;
-	const operation = operations[resource]?.[operationName];
+	// The parameters may hold values the map does not know (an older workflow, a typo in JSON).
+	const operationsOfResource: Partial<Record<string, InventoryOperation>> | undefined =
+		operations[resource];
+	const operation = operationsOfResource?.[operationName];
 	if (!operation) {
 		throw new NodeOperationError(
 			this.getNode(),

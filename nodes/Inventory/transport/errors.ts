@@ -1,7 +1,7 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import type { InventoryRequest } from './index';
+import type { InventoryRequest } from './request';
 import type { NetworkFailure } from './retry';
 
 /** Removes the token from any text that could reach a message, output or log. */

@@ -1,7 +1,6 @@
 import type {
 	IDataObject,
 	IExecuteFunctions,
-	IHttpRequestMethods,
 	IHttpRequestOptions,
 	IN8nHttpFullResponse,
 } from 'n8n-workflow';
@@ -9,6 +8,7 @@ import { sleep } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, type InventoryConnection } from './connection';
 import { answerError, apiMessageOf, networkError } from './errors';
+import type { InventoryRequest } from './request';
 import {
 	classifyNetworkFailure,
 	isInFlightConflict,
@@ -20,22 +20,9 @@ import {
 import type { SendThrottle } from './throttle';
 
 export { openConnection } from './connection';
+export type { InventoryRequest } from './request';
 export { type RetryPolicy } from './retry';
 export { AdaptiveThrottle, FixedThrottle, type SendThrottle } from './throttle';
-
-/** One write to the Inventory API, ready to send. */
-export interface InventoryRequest {
-	method: IHttpRequestMethods;
-	/** Path below the base URL, e.g. `/api/v1/assets/12/todos`. */
-	path: string;
-	body: IDataObject;
-	idempotencyKey: string;
-	itemIndex: number;
-	/** The permission the operation needs, named in 403 messages. */
-	permission: string;
-	/** The record in the path, named in 404 messages, e.g. `Asset 12`. */
-	record: string;
-}
 
 /** The response's `data` object, when the body is the API's success envelope. */
 function dataOf(body: unknown): IDataObject | undefined {

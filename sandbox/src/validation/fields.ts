@@ -1,6 +1,6 @@
 /**
- * The field checks that the body validation of the three operations (validate-todo.ts,
- * validate-billing.ts, validate-acquisition.ts) is made of, straight from the contract's field
+ * The field checks that the body validation of the three operations (todo.ts, billing.ts,
+ * acquisition.ts) is made of, straight from the contract's field
  * tables and limits. Type-strict: only fields the contract types as "or null" accept null; unknown
  * fields are refused.
  */

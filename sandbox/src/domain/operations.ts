@@ -3,15 +3,13 @@
  * the business rules and applies atomically, so no two actions interleave. Record lookup (404) comes
  * before body validation.
  */
+import { billingValues, formatTimestamp, subscriptionState, type Org } from './records';
 import {
 	assetActionCreated,
-	billingValues,
 	conflict,
-	formatTimestamp,
 	invalid,
 	notFound,
 	staleEventDate,
-	subscriptionState,
 	type OpResult,
 } from './results';
 import type {
@@ -20,12 +18,12 @@ import type {
 	SeedToken,
 	SubscriptionEventView,
 	TodoView,
-} from './types';
-import { validateAcquisition } from './validate-acquisition';
-import { validateBilling } from './validate-billing';
-import { validateTodo } from './validate-todo';
-import { formatMoney } from './validation';
-import type { Org, World } from './world';
+} from '../types';
+import { validateAcquisition } from '../validation/acquisition';
+import { validateBilling } from '../validation/billing';
+import { validateTodo } from '../validation/todo';
+import { formatMoney } from '../validation/fields';
+import type { World } from './world';
 
 // POST /api/v1/assets/{record}/todos
 export function createTodo(

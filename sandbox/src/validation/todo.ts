@@ -9,7 +9,7 @@ import {
 	optionalText,
 	TEXT_MAX,
 	type Validated,
-} from './validation';
+} from './fields';
 
 export interface TodoInput {
 	name: string;

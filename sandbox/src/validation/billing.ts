@@ -11,7 +11,7 @@ import {
 	money,
 	type EventFields,
 	type Validated,
-} from './validation';
+} from './fields';
 
 export interface BillingInput extends EventFields {
 	price_model: 'lump_sum' | 'per_license';

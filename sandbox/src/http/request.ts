@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { TLSSocket } from 'node:tls';
 
-import type { FaultKind, Operation } from './types';
+import type { FaultKind, Operation } from '../types';
 
 const MAX_BODY_BYTES = 1024 * 1024;
 

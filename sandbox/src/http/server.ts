@@ -7,15 +7,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { adminReply, inspectionState } from './admin';
 import { apiReply, matchRoute } from './api';
-import { bump, emptyCounters } from './counters';
+import { bump, emptyCounters } from '../domain/counters';
 import {
 	faultAfterApply,
 	faultBeforeApply,
 	faultWhileInFlight,
 	type FaultIo,
-} from './fault-stages';
-import { FaultEngine } from './faults';
-import { IdempotencyStore } from './idempotency';
+} from '../faults/stages';
+import { FaultEngine } from '../faults/engine';
+import { IdempotencyStore } from '../domain/idempotency';
 import { RateLimiter } from './rate-limit';
 import {
 	headerValue,
@@ -29,7 +29,7 @@ import {
 	type Reply,
 	type RequestContext,
 } from './request';
-import { errorBody } from './results';
+import { errorBody } from '../domain/results';
 import type {
 	FaultConfig,
 	LogEntry,
@@ -37,8 +37,8 @@ import type {
 	RecordedRequest,
 	SandboxState,
 	SeedData,
-} from './types';
-import { World } from './world';
+} from '../types';
+import { World } from '../domain/world';
 
 const MAX_RECORDED_REQUESTS = 10_000;
 

@@ -4,9 +4,9 @@
  * operation itself.
  */
 import { authenticate } from './auth';
-import { bump } from './counters';
-import { IdempotencyStore, UUID_RE, fingerprint } from './idempotency';
-import { createTodo, recordAcquisition, updateBilling } from './operations';
+import { bump } from '../domain/counters';
+import { IdempotencyStore, UUID_RE, fingerprint } from '../domain/idempotency';
+import { createTodo, recordAcquisition, updateBilling } from '../domain/operations';
 import type { RateLimiter } from './rate-limit';
 import {
 	acceptsJson,
@@ -15,9 +15,10 @@ import {
 	type ApiRequest,
 	type Reply,
 } from './request';
-import { errorBody, type OpResult } from './results';
-import type { Counters, Operation, Permission, SeedToken } from './types';
-import type { Org, World } from './world';
+import { errorBody, type OpResult } from '../domain/results';
+import type { Counters, Operation, Permission, SeedToken } from '../types';
+import type { Org } from '../domain/records';
+import type { World } from '../domain/world';
 
 const PERMISSION: Record<Operation, Permission> = {
 	createTodo: 'assets:todos',

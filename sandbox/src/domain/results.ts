@@ -1,10 +1,9 @@
 /**
  * What the operations answer: the result type, the error bodies (404, 409, 422), the action results
- * and record states of the contract's response shapes, and the timestamp format.
+ * (record states and timestamps come from records.ts).
  */
-import type { BillingChangeView } from './types';
-import { formatMoney, type FieldErrors } from './validation';
-import type { Asset, Subscription } from './world';
+import type { FieldErrors } from '../validation/fields';
+import { assetState, formatTimestamp, type Asset } from './records';
 
 /** Result of an operation: the HTTP status and the JSON body. */
 export interface OpResult {
@@ -19,11 +18,6 @@ export function errorBody(
 	errors?: FieldErrors,
 ): { message: string; errors?: FieldErrors } {
 	return errors ? { message, errors } : { message };
-}
-
-/** Timestamps with fractional seconds (six digits) and the UTC designator, e.g. 2026-01-02T03:04:05.678000Z. */
-export function formatTimestamp(time: number): string {
-	return new Date(time).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
 }
 
 export function notFound(what: string): OpResult {
@@ -72,42 +66,5 @@ export function assetActionCreated(asset: Asset, assetEventIds: number[], todo: 
 				state: assetState(asset),
 			},
 		},
-	};
-}
-
-function assetState(a: Asset): Record<string, unknown> {
-	return {
-		status: a.status,
-		person_id: null,
-		location_id: null,
-		sublocation_id: null,
-		is_in_storage: a.is_in_storage,
-		person_loan_due: null,
-		location_loan_due: null,
-		condition_id: null,
-		decommission_event_type_id: a.decommission_event_type_id,
-	};
-}
-
-export function subscriptionState(s: Subscription): Record<string, unknown> {
-	return {
-		status: 'available',
-		billing_type: 'subscription',
-		license_count: s.license_count,
-		billing_frequency: s.billing_frequency,
-		price_model: s.price_model,
-		cost: formatMoney(s.costCents),
-		contract_term: null,
-		contract_start_date: null,
-		contract_end_date: null,
-	};
-}
-
-export function billingValues(s: Subscription): BillingChangeView['before'] {
-	return {
-		price_model: s.price_model,
-		cost: formatMoney(s.costCents),
-		billing_frequency: s.billing_frequency,
-		license_count: s.license_count,
 	};
 }

@@ -1,6 +1,6 @@
 /** The request counters of GET /_sandbox/state (fault counts are kept by the fault engine). */
-import { zeroFaultCounters } from './faults';
-import type { Counters } from './types';
+import { zeroFaultCounters } from '../faults/engine';
+import type { Counters } from '../types';
 
 export function emptyCounters(): Counters {
 	return {

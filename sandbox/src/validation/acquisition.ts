@@ -1,5 +1,5 @@
 /** Body validation of POST /api/v1/assets/{record}/acquisitions. */
-import type { SeedCustomField, SeedEventType } from './types';
+import type { SeedCustomField, SeedEventType } from '../types';
 import {
 	charLength,
 	checkUnknown,
@@ -16,7 +16,7 @@ import {
 	RECURRING_FREQUENCIES,
 	type EventFields,
 	type Validated,
-} from './validation';
+} from './fields';
 
 export interface AcquisitionInput extends EventFields {
 	eventType: SeedEventType;

@@ -1,14 +1,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
-import type { SeedData } from './types';
+import type { SeedData } from '../types';
 
-/** sandbox/seed.json, found from src/ (ts-jest) or build/sandbox/src/ (the CLI, the demo, the bench). */
+/** sandbox/seed.json, found from src/domain/ (ts-jest) or build/sandbox/src/domain/ (the CLI, the demo, the bench). */
 export const DEFAULT_SEED_FILE =
 	[
-		resolve(__dirname, '..', 'seed.json'),
-		resolve(__dirname, '..', '..', '..', 'sandbox', 'seed.json'),
-	].find((file) => existsSync(file)) ?? resolve(__dirname, '..', 'seed.json');
+		resolve(__dirname, '..', '..', 'seed.json'),
+		resolve(__dirname, '..', '..', '..', '..', 'sandbox', 'seed.json'),
+	].find((file) => existsSync(file)) ?? resolve(__dirname, '..', '..', 'seed.json');
 
 export function loadSeedFile(file: string = DEFAULT_SEED_FILE): SeedData {
 	const parsed = parseJson(readSeedText(file), file);

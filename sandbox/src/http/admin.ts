@@ -5,12 +5,12 @@
 import type { IncomingMessage } from 'node:http';
 
 import { isAdmin } from './auth';
-import { validateFaultConfig, type FaultEngine } from './faults';
-import type { IdempotencyStore } from './idempotency';
+import { validateFaultConfig, type FaultEngine } from '../faults/engine';
+import type { IdempotencyStore } from '../domain/idempotency';
 import type { RateLimiter } from './rate-limit';
 import type { Reply } from './request';
-import type { Counters, RateLimitConfig, RecordedRequest, SandboxState } from './types';
-import type { World } from './world';
+import type { Counters, RateLimitConfig, RecordedRequest, SandboxState } from '../types';
+import type { World } from '../domain/world';
 
 export const NOTICE = 'Sandbox inspection/control endpoint: NOT part of the Inventory API.';
 

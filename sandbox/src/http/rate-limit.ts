@@ -5,7 +5,7 @@
  */
 import { performance } from 'node:perf_hooks';
 
-import type { ActiveRateLimit, RateLimitBucketView, RateLimitConfig } from './types';
+import type { ActiveRateLimit, RateLimitBucketView, RateLimitConfig } from '../types';
 
 interface Bucket {
 	tokens: number;

@@ -2,55 +2,20 @@
  * The in-memory organization data built from the seed: organizations, tokens, the records and
  * events the operations (operations.ts) create, and the views of GET /_sandbox/state.
  */
-import { formatTimestamp, subscriptionState } from './results';
 import type {
 	AcquisitionView,
 	AssetEventView,
 	AssetView,
 	BillingChangeView,
 	SeedData,
-	SeedEventType,
 	SeedOrganization,
 	SeedToken,
 	SubscriptionEventView,
 	SubscriptionView,
 	TodoView,
-} from './types';
-import { toCents } from './validation';
-
-export interface Asset {
-	id: number;
-	name: string;
-	status: string;
-	is_in_storage: boolean;
-	decommission_event_type_id: number | null;
-	lastChange: number;
-	acquisition: Record<string, unknown> | null;
-}
-
-export interface Subscription {
-	id: number;
-	name: string;
-	free: boolean;
-	final: boolean;
-	price_model: string;
-	costCents: number;
-	billing_frequency: string;
-	license_count: number | null;
-	lastChange: number;
-}
-
-export interface Org {
-	id: number;
-	name: string;
-	maxReactivations: number | null;
-	reactivationsUsed: number;
-	userIds: Set<number>;
-	personIds: Set<number>;
-	assets: Map<number, Asset>;
-	subscriptions: Map<number, Subscription>;
-	eventTypes: Map<number, SeedEventType>;
-}
+} from '../types';
+import { toCents } from '../validation/fields';
+import { formatTimestamp, subscriptionState, type Org } from './records';
 
 const ID_BASE = {
 	todo: 30001,

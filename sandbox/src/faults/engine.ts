@@ -3,7 +3,13 @@
  * (config seed, fault kind, Idempotency-Key, attempt number of that key), so a run is reproducible
  * even when requests arrive concurrently. No key gets more than maxFaultsPerKey injected faults.
  */
-import { FAULT_KINDS, OPERATIONS, type FaultConfig, type FaultKind, type Operation } from './types';
+import {
+	FAULT_KINDS,
+	OPERATIONS,
+	type FaultConfig,
+	type FaultKind,
+	type Operation,
+} from '../types';
 
 export const DEFAULT_MAX_FAULTS_PER_KEY = 3;
 export const DEFAULT_SLOW_RESPONSE_DELAY_MS = 5000;

@@ -5,9 +5,10 @@
 import type { IncomingMessage } from 'node:http';
 
 import { bearerToken, headerValue, type Reply } from './request';
-import { errorBody } from './results';
-import type { SeedToken } from './types';
-import type { Org, World } from './world';
+import { errorBody } from '../domain/results';
+import type { SeedToken } from '../types';
+import type { Org } from '../domain/records';
+import type { World } from '../domain/world';
 
 export type Authentication = { ok: true; token: SeedToken; org: Org } | { ok: false; reply: Reply };
 

@@ -6,9 +6,9 @@
  */
 import type { ServerResponse } from 'node:http';
 
-import type { FaultPlan } from './faults';
-import { destroySocket, type Outcome, type Reply, type RequestContext } from './request';
-import { errorBody } from './results';
+import type { FaultPlan } from './engine';
+import { destroySocket, type Outcome, type Reply, type RequestContext } from '../http/request';
+import { errorBody } from '../domain/results';
 
 export interface FaultIo {
 	sleep(ms: number): Promise<void>;
