@@ -58,14 +58,14 @@ describe('authentication (401)', () => {
 
 describe('authorization (403): every permission mix', () => {
 	const matrix: Record<string, Record<keyof typeof ops, boolean>> = {
-		inv_demo_full_access: { todos: true, billing: true, acquisitions: true },
-		inv_demo_no_todos: { todos: false, billing: true, acquisitions: true },
-		inv_demo_no_billing: { todos: true, billing: false, acquisitions: true },
-		inv_demo_no_lifecycle: { todos: true, billing: true, acquisitions: false },
-		inv_demo_todos_only: { todos: true, billing: false, acquisitions: false },
-		inv_demo_billing_only: { todos: false, billing: true, acquisitions: false },
-		inv_demo_lifecycle_only: { todos: false, billing: false, acquisitions: true },
-		inv_demo_no_permissions: { todos: false, billing: false, acquisitions: false },
+		[TOKENS.fullAccess]: { todos: true, billing: true, acquisitions: true },
+		[TOKENS.noTodos]: { todos: false, billing: true, acquisitions: true },
+		[TOKENS.noBilling]: { todos: true, billing: false, acquisitions: true },
+		[TOKENS.noLifecycle]: { todos: true, billing: true, acquisitions: false },
+		[TOKENS.todosOnly]: { todos: true, billing: false, acquisitions: false },
+		[TOKENS.billingOnly]: { todos: false, billing: true, acquisitions: false },
+		[TOKENS.lifecycleOnly]: { todos: false, billing: false, acquisitions: true },
+		[TOKENS.noPermissions]: { todos: false, billing: false, acquisitions: false },
 	};
 	test.each(Object.keys(matrix))('%s', async (token) => {
 		for (const [op, allowed] of Object.entries(matrix[token]) as [keyof typeof ops, boolean][]) {

@@ -40,7 +40,7 @@ describe('POST /api/v1/assets/{record}/todos', () => {
 			notes: 'Use the blue labels',
 			due_date: '2026-12-31',
 			assigned_to: 102,
-			created_by: 101, // the user of inv_demo_full_access
+			created_by: 101, // the user of TOKENS.fullAccess
 			is_complete: false,
 		});
 		expect(Number.isInteger(td.id)).toBe(true);
