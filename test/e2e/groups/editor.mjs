@@ -69,7 +69,7 @@ export async function editor({ n8n, screenshotDir: SCREENSHOT_DIR }, check) {
 			await assertTextsVisible(
 				page,
 				'[data-test-id="editCredential-modal"]',
-				['Base URL', 'API Token'],
+				['Base URL', 'API Token', 'Ignore SSL Issues (Insecure)'],
 				'credential "Inventory sandbox"',
 			);
 			await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'credential.png') });
