@@ -1,6 +1,6 @@
 /**
  * Inventory API sandbox: an in-memory, contract-faithful simulator of the three write operations of
- * shared/inventory-api.md, for tests, benchmarks and demos. Not the real service.
+ * the API as docs/api.md describes it, for tests, benchmarks and demos. Not the real service.
  */
 import { createServer as createHttpServer, type RequestListener } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';

@@ -2,7 +2,7 @@
  * Public types of the Inventory API sandbox.
  *
  * The sandbox shares no code with the node (nodes/, credentials/): everything it knows about the
- * Inventory API comes from the contract (shared/inventory-api.md) and the choices listed in
+ * Inventory API comes from its documentation (as docs/api.md reads it) and the choices listed in
  * sandbox/README.md.
  */
 

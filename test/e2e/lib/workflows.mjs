@@ -1,6 +1,6 @@
 // The example workflows of the e2e proof, built as n8n workflow JSON (importable with
 // `n8n import:workflow`). Node type and parameter names are the package's public contract
-// (shared/node-interface.md).
+// (docs/api.md and the README's Operations).
 
 import {
 	PER_LICENSE_BILLING,
