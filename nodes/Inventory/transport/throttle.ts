@@ -74,13 +74,13 @@ export interface AdaptiveState {
 }
 
 /**
- * Automatic concurrency: finds the rate the server accepts. Up to `maxInFlight` requests are on the
- * wire at once, unpaced until the first 429. From then on, attempts are paced at a rate (no bursts,
- * also when a pause lifts): a 429 cuts it to 0.7 x the rate the server accepted since the previous
- * cut, and it regrows along a CUBIC curve (back to the accepted rate after a few seconds, then beyond,
- * slowly at first) while answers come back without 429. One cut per window of throttles: a 429 of an
- * attempt sent before the latest cut tells nothing new. Answers other than 429 (5xx, network failures)
- * leave the rate alone; retries take their turn like first attempts.
+ * Automatic concurrency: finds the rate the server accepts. Until the first 429, attempts go unpaced
+ * with a slow start (10 in flight, growing to `maxInFlight`). From then on they are paced at a rate (no
+ * bursts, also when a pause lifts): a 429 cuts it to 0.7 x CUBIC's peak (see `cut`), and it regrows
+ * along a CUBIC curve (back to the peak after a few seconds, then beyond, slowly at first) while
+ * answers come back without 429. One cut per window of throttles: a 429 of an attempt sent before the
+ * latest cut tells nothing new. Answers other than 429 (5xx, network failures) leave the rate alone;
+ * retries take their turn like first attempts.
  */
 export class AdaptiveThrottle implements SendThrottle {
 	private readonly pause = new RunPause();
