@@ -408,6 +408,10 @@ describe('1,000 actions under every kind of fault and a token bucket, automatic 
 			expectExactlyOnce(run, state, requests);
 			const perFault = expectFaultsMet(requests);
 			expect(state.counters.rateLimited).toBeGreaterThan(0);
+			// What automatic concurrency settled on is logged at debug level, once per node run.
+			expect(
+				capture.lines.filter((line) => line.includes('Inventory: automatic concurrency settled')),
+			).toHaveLength(3);
 			process.stdout.write(
 				`automatic: ${requests.length} requests for ${ACTIONS} actions; per kind: ${JSON.stringify(perFault)}; 429 of the token bucket: ${state.counters.rateLimited}\n`,
 			);

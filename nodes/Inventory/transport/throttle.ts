@@ -95,10 +95,10 @@ export class AdaptiveThrottle implements SendThrottle {
 	/** Attempts sent so far, and how many had been sent at the latest cut. */
 	private sent = 0;
 	private sentAtCut = 0;
-	/** Times of answers other than 429 within the last MEASURE_MS, oldest first (until the first cut). */
-	private answered: number[] = [];
-	private answeredStart = 0;
-	private answersSinceCut = 0;
+	/** Times of the attempts the server took (not 429) within the last MEASURE_MS, oldest first (until the first cut). */
+	private taken: number[] = [];
+	private takenStart = 0;
+	private takenSinceCut = 0;
 	private peakInFlight = 0;
 	private inFlightLimit: number;
 	private cuts = 0;
@@ -145,18 +145,20 @@ export class AdaptiveThrottle implements SendThrottle {
 	}
 
 	release(sendNumber: number, outcome: AttemptOutcome): void {
-		// A freed slot passes straight to the next waiting attempt, so no newcomer can take it in between.
 		this.inFlight--;
 		const now = Date.now();
-		if (outcome === 'answered') {
-			this.answersSinceCut++;
-			if (this.rate === undefined) {
-				this.recordAnswered(now);
-				this.inFlightLimit = Math.min(this.maxInFlight, this.inFlightLimit + GROWTH_PER_ANSWER);
-			} else this.rate = Math.max(MIN_RATE, this.cubicRate(now));
-		} else if (outcome === 'throttled') {
+		if (outcome === 'throttled') {
 			this.throttled++;
 			if (sendNumber > this.sentAtCut) this.cut(now);
+		} else {
+			// Not refused: the server took it (an attempt that got no answer most likely reached it too).
+			this.takenSinceCut++;
+			if (this.rate === undefined) this.recordTaken(now);
+		}
+		if (outcome === 'answered') {
+			if (this.rate === undefined)
+				this.inFlightLimit = Math.min(this.maxInFlight, this.inFlightLimit + GROWTH_PER_ANSWER);
+			else this.rate = Math.max(MIN_RATE, this.cubicRate(now));
 		}
 		this.passFreeSlots();
 	}
@@ -190,41 +192,41 @@ export class AdaptiveThrottle implements SendThrottle {
 		}
 	}
 
-	private recordAnswered(now: number): void {
-		this.answered.push(now);
-		while (this.answered[this.answeredStart] < now - MEASURE_MS) this.answeredStart++;
-		if (this.answeredStart > 1024) {
-			this.answered = this.answered.slice(this.answeredStart);
-			this.answeredStart = 0;
+	private recordTaken(now: number): void {
+		this.taken.push(now);
+		while (this.taken[this.takenStart] < now - MEASURE_MS) this.takenStart++;
+		if (this.takenStart > 1024) {
+			this.taken = this.taken.slice(this.takenStart);
+			this.takenStart = 0;
 		}
 	}
 
-	/** Requests per second answered (other than 429) in the last second: the first 429's measure, before any pacing. */
-	private answeredRate(now: number): number {
+	/** Requests per second the server took (not refused with 429) in the last second: the first 429's measure, before any pacing. */
+	private takenRate(now: number): number {
 		let count = 0;
-		for (let i = this.answered.length - 1; i >= this.answeredStart; i--) {
-			if (this.answered[i] < now - MEASURE_MS) break;
+		for (let i = this.taken.length - 1; i >= this.takenStart; i--) {
+			if (this.taken[i] < now - MEASURE_MS) break;
 			count++;
 		}
 		return (count * 1000) / MEASURE_MS;
 	}
 
 	private cut(now: number): void {
-		// CUBIC's peak: before any pacing, what the server answered in the last second (a token bucket's
+		// CUBIC's peak: before any pacing, what the server took in the last second (a token bucket's
 		// burst and a second of its refill). Later, halfway between the paced rate at which the 429 came
-		// (above the server's rate) and what the server answered since the previous cut, pauses included
+		// (above the server's rate) and what the server took since the previous cut, pauses included
 		// (at or below it: a token bucket's refill rate, less what overflowed while the node sent less).
-		const answeredSinceCut =
+		const takenRateSinceCut =
 			this.cutAt === undefined || now <= this.cutAt
 				? Infinity
-				: (this.answersSinceCut * 1000) / (now - this.cutAt);
+				: (this.takenSinceCut * 1000) / (now - this.cutAt);
 		this.cubicPeak = Math.max(
 			MIN_RATE,
 			this.rate === undefined
-				? this.answeredRate(now)
-				: (this.rate + Math.min(this.rate, answeredSinceCut)) / 2,
+				? this.takenRate(now)
+				: (this.rate + Math.min(this.rate, takenRateSinceCut)) / 2,
 		);
-		this.answersSinceCut = 0;
+		this.takenSinceCut = 0;
 		this.rate = Math.max(MIN_RATE, this.cubicPeak * CUBIC_BETA);
 		this.cutAt = now;
 		this.sentAtCut = this.sent;
