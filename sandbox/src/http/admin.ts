@@ -19,6 +19,8 @@ export interface AdminTarget {
 	readonly adminToken: string;
 	readonly faults: FaultEngine;
 	readonly rateLimiter: RateLimiter;
+	readonly world: World;
+	readonly counters: Counters;
 	state(): SandboxState;
 	requests(): RecordedRequest[];
 	clearRequests(): void;
@@ -57,6 +59,14 @@ export function adminReply(
 	return handler();
 }
 
+/** The rate limit in effect and every organization's bucket now. */
+function rateLimitView(core: { world: World; rateLimiter: RateLimiter }) {
+	return {
+		rateLimit: core.rateLimiter.get(),
+		rateLimitBuckets: core.rateLimiter.bucketViews([...core.world.orgs.keys()]),
+	};
+}
+
 /** GET /_sandbox/state (not yet a copy: the caller clones it). */
 export function inspectionState(core: {
 	world: World;
@@ -89,8 +99,7 @@ export function inspectionState(core: {
 			stored_at: e.storedAt,
 		})),
 		faults: core.faults.get(),
-		rateLimit: core.rateLimiter.get(),
-		rateLimitBuckets: core.rateLimiter.bucketViews([...w.orgs.keys()]),
+		...rateLimitView(core),
 		counters: { ...core.counters, faults: { ...core.faults.counters } },
 	};
 }
@@ -136,15 +145,16 @@ function adminRoutes(
 			},
 		},
 		'/_sandbox/rate-limit': {
+			// Read directly: GET /_sandbox/state would copy every record for these three fields.
 			GET: () => {
-				const { rateLimit, rateLimitBuckets, counters } = target.state();
+				const { rateLimit, rateLimitBuckets } = rateLimitView(target);
 				return {
 					status: 200,
 					body: {
 						notice: NOTICE,
 						rateLimit,
 						buckets: rateLimitBuckets,
-						rateLimited: counters.rateLimited,
+						rateLimited: target.counters.rateLimited,
 					},
 				};
 			},
