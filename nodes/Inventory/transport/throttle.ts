@@ -177,8 +177,13 @@ export class AdaptiveThrottle implements SendThrottle {
 		};
 	}
 
+	/** Requests allowed in flight now (the slow start grows the limit by fractions). */
+	private get slots(): number {
+		return Math.floor(this.inFlightLimit);
+	}
+
 	private async takeSlot(): Promise<void> {
-		if (this.inFlight >= Math.floor(this.inFlightLimit))
+		if (this.inFlight >= this.slots)
 			await new Promise<void>((resolve) => this.waitingForSlot.push(resolve));
 		else this.inFlight++;
 		this.peakInFlight = Math.max(this.peakInFlight, this.inFlight);
@@ -186,7 +191,7 @@ export class AdaptiveThrottle implements SendThrottle {
 
 	/** Free slots pass straight to waiting attempts (counted at once, so no newcomer takes them in between). */
 	private passFreeSlots(): void {
-		while (this.waitingForSlot.length > 0 && this.inFlight < Math.floor(this.inFlightLimit)) {
+		while (this.waitingForSlot.length > 0 && this.inFlight < this.slots) {
 			this.inFlight++;
 			this.waitingForSlot.shift()?.();
 		}
