@@ -8,6 +8,7 @@ import {
 	INVENTORY_TYPE,
 	instanceId,
 	inventoryWorkflow,
+	itemsNode,
 	ITEMS_TYPE,
 	nodeOutput,
 	retryExecution,
@@ -212,15 +213,15 @@ describe('Retry execution', () => {
 describe('Retry of an execution killed while the node ran', () => {
 	const assets = (count: number) =>
 		Array.from({ length: count }, (_, index) => ({ asset: 1001 + index }));
-	/** The keys the node derives for the first `count` items of run 0 with this root execution. */
-	const keysOf = (rootExecutionId: string, count: number) =>
+	/** The keys the node derives for the first `count` items of a run with this root execution. */
+	const keysOf = (rootExecutionId: string, count: number, runIndex = 0) =>
 		Array.from({ length: count }, (_, itemIndex) =>
 			deriveIdempotencyKey({
 				instanceId: instanceId(),
 				workflowId: 'wf-test',
 				rootExecutionId,
 				nodeId: 'inventory-node-1',
-				runIndex: 0,
+				runIndex,
 				itemIndex,
 			}),
 		);
@@ -333,6 +334,34 @@ describe('Retry of an execution killed while the node ran', () => {
 				.map(({ key }) => key),
 		).toEqual(keysOf('exec-retry-1', 3));
 		expect(createdAssets()).toEqual([1001, 1002, 1001, 1002, 1003]);
+	});
+
+	test('n8n killed in a later node: the Retry runs the workflow again from its trigger, the node as its run 1, and creates again', async () => {
+		const { sandbox } = env;
+		const workflow = inventoryWorkflow(assets(2), { ...createTodo, options: { maxRetries: 0 } });
+		workflow.nodes.push({ ...itemsNode([{ done: true }]), id: 'later-node', name: 'Later' });
+		workflow.connections.Inventory = { main: [[{ node: 'Later', type: 'main', index: 0 }]] };
+		const credentials = { baseUrl: sandbox.baseUrl, apiToken: TOKENS.fullAccess };
+		await runWorkflow(workflow, { credentials, executionId: 'exec-killed' });
+		const killed = storedAfterCrash(storedAtStart(workflow), {
+			finished: ['Items', 'Inventory'],
+			crashed: 'Later',
+		});
+
+		const retried = await retryExecution(workflow, killed, {
+			credentials,
+			failedExecutionId: 'exec-killed',
+			executionId: 'exec-retry',
+		});
+		expect(retried.status).toBe('success');
+		expect(retried.data.resultData.runData.Inventory).toHaveLength(2);
+		expect(
+			sandbox
+				.requests()
+				.slice(2)
+				.map(({ key }) => key),
+		).toEqual(keysOf('exec-killed', 2, 1));
+		expect(createdAssets()).toEqual([1001, 1002, 1001, 1002]);
 	});
 
 	test("without n8n's retryOf (n8n 1.x) the retry keys itself by its own id, as before, without an error", async () => {
