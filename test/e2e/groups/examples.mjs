@@ -10,7 +10,7 @@ import { REPO_DIR, assertEqual } from '../lib/util.mjs';
 import * as W from '../lib/workflows.mjs';
 
 export const PROCUREMENT_EXAMPLE_FILE = 'examples/procurement-intake.workflow.json';
-const PROCUREMENT_WORKFLOW_ID = 'e2eWfProcurementExample';
+export const PROCUREMENT_WORKFLOW_ID = 'e2eWfProcurementExample';
 
 function procurementExample() {
 	return JSON.parse(fs.readFileSync(path.join(REPO_DIR, PROCUREMENT_EXAMPLE_FILE), 'utf8'));
