@@ -45,15 +45,14 @@ export class Sandbox {
 	async start({ port, logFile, tls = false, rateLimit } = {}) {
 		this.port = port ?? (await freePort());
 		this.baseUrl = `${tls ? 'https' : 'http'}://127.0.0.1:${this.port}`;
-		const cli = SANDBOX_CLI;
-		if (!fs.existsSync(cli))
-			throw new Error(`${cli} missing: build the sandbox first (npm run build:sandbox)`);
+		if (!fs.existsSync(SANDBOX_CLI))
+			throw new Error(`${SANDBOX_CLI} missing: build the sandbox first (npm run build:sandbox)`);
 		logFile = logFile ?? path.join(WORK_DIR, `sandbox-${process.pid}.log`);
 		this.service = spawnService(
 			'sandbox',
 			process.execPath,
 			[
-				cli,
+				SANDBOX_CLI,
 				...['--port', String(this.port), '--admin-token', ADMIN_TOKEN, '--quiet'],
 				...(tls ? ['--tls', '--cert-out', (this.certificateFile = `${logFile}.cert.pem`)] : []),
 				...(rateLimit
