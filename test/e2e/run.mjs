@@ -10,7 +10,7 @@
 //      failed execution retried through POST /rest/executions/:id/retry after fixing the cause
 //   5. the editor in headless Chromium: the node's forms for each operation and the credential,
 //      screenshots into .github/screenshots/
-// Steps 3-5 are the named groups in groups/ (headless.mjs, bulk-tls.mjs, retry.mjs, editor.mjs); this file sets up
+// Steps 3-5 are the named groups in groups/ (headless.mjs, examples.mjs, bulk-tls.mjs, retry.mjs, agent.mjs, editor.mjs); this file sets up
 // what they share. Exits non-zero on any failure; prints the duration of each step.
 //
 // Environment: E2E_SKIP_BROWSER=1 skips step 5; E2E_KEEP=1 keeps the run's user folder;
@@ -24,6 +24,7 @@ import path from 'node:path';
 import { agent, agentWorkflows } from './groups/agent.mjs';
 import { bulkTls } from './groups/bulk-tls.mjs';
 import { editor } from './groups/editor.mjs';
+import { exampleWorkflows, examples } from './groups/examples.mjs';
 import { headless } from './groups/headless.mjs';
 import { retryExecution } from './groups/retry.mjs';
 import { ensureChromium } from './lib/browser.mjs';
@@ -123,6 +124,7 @@ async function main() {
 			W.retryRateLimitWorkflow(),
 			W.retryFixWorkflow(),
 			W.editorWorkflow(),
+			...exampleWorkflows(),
 		]);
 	});
 
@@ -142,6 +144,7 @@ async function main() {
 
 	// ----- headless --------------------------------------------------------------------------
 	await headless({ n8n, sandbox }, check);
+	await examples({ n8n, sandbox }, check);
 	await bulkTls({ n8n }, check);
 
 	// n8n 1.x (E2E_HOST=n8n1): the headless part only (the REST API and editor checks are 2.x's).
