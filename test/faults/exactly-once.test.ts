@@ -528,7 +528,7 @@ describe('a batch that fails mid-way, then n8n\'s "Retry execution"', () => {
 		// The first failing item decides the message: a 503, or a connection reset / dropped response.
 		expect([
 			'The Inventory API failed (503) after 0 retries',
-			'Could not reach the Inventory API after 0 retries: the connection was reset',
+			'No answer from the Inventory API after 0 retries: the connection was reset',
 		]).toContain(first.data.resultData.error?.message);
 		const firstRequests = sandbox.requests();
 		const createdFirst = createdBy(firstRequests);

@@ -118,6 +118,7 @@ export function readRunOptions(input: ItemInput): { sending: Sending; policy: Re
 			baseDelayMs: read(runOptions.retryDelay),
 			maxDelayMs: read(runOptions.maxRetryWait),
 			timeoutMs: read(runOptions.timeout),
+			concurrencyOption: (automatic ? runOptions.maxConcurrency : runOptions.concurrency).label,
 		},
 	};
 }
