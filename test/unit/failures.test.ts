@@ -2,9 +2,11 @@
  * What the node reads from a failure (transport/failures.ts): the network codes' table, a 409's
  * reading, and the item's error each network failure ends in (transport/errors.ts).
  */
+import { randomUUID } from 'node:crypto';
 import type { INode } from 'n8n-workflow';
 
 import type { InventoryRequest } from '../../nodes/Inventory/transport/request';
+import { TOKENS } from '../fixtures';
 import { transportErrors, transportFailures } from '../node/package-modules';
 
 const { classifyNetworkFailure, readConflict, isInFlightConflict } = transportFailures;
@@ -115,8 +117,8 @@ describe("the item's error says what is known of the request's fate", () => {
 		position: [0, 0],
 		parameters: {},
 	};
-	const token = 'secret-token-4711';
-	const key = '6f1d4c1e-3d0b-5a51-9a3e-2f8f5d0f5c11';
+	const token = TOKENS.fullAccess;
+	const key = randomUUID();
 	const request: InventoryRequest = {
 		method: 'POST',
 		path: '/api/v1/assets/1001/todos',
