@@ -4,7 +4,7 @@
  * dist/ is missing), this builds it first, and stops the run with the build's errors if it fails.
  * `npm test` has just built, so there it only compares modification times.
  */
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -44,9 +44,8 @@ export default function freshDist(): void {
 	console.log(
 		`\n${why}: running npm run build before the tests, which load the package from dist/`,
 	);
-	try {
-		execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
-	} catch {
+	const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
+	if (build.status !== 0) {
 		throw new Error(
 			`${why}, and npm run build failed (its errors are above). The tests load the package from dist/: fix the build, then run them again.`,
 		);
