@@ -439,4 +439,28 @@ describe('the Idempotency Key option', () => {
 		expect(sandbox.state().todos).toHaveLength(2);
 		expect(sandbox.state().acquisitions).toHaveLength(1);
 	});
+
+	test('a value that is not text fails its item with the field named, and nothing is sent', async () => {
+		const { sandbox } = env;
+		const run = await runInventory(sandbox, [{ asset: 1001, submission: { id: 7 } }], {
+			...createTodo,
+			options: { idempotencyKey: '={{ $json.submission }}' },
+		});
+		expect(runError(run)).toEqual({
+			message: 'Idempotency Key must be text, got an object [item 0]',
+			description:
+				'Parameter "idempotencyKey". Nothing was sent to the Inventory API for this item.',
+			httpCode: undefined,
+		});
+		expect(sandbox.requests()).toEqual([]);
+	});
+
+	test('a number is taken as its text', async () => {
+		const { sandbox } = env;
+		await runInventory(sandbox, [{ asset: 1001, submission: 4711 }], {
+			...createTodo,
+			options: { idempotencyKey: '={{ $json.submission }}' },
+		});
+		expect(keysSent(sandbox)).toEqual([uuidV5('business\nPOST\n/api/v1/assets/1001/todos\n4711')]);
+	});
 });

@@ -8,15 +8,9 @@ import { sleep } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, type InventoryConnection } from './connection';
 import { answerError, apiMessageOf, networkError } from './errors';
+import { classifyNetworkFailure, isInFlightConflict } from './failures';
 import type { InventoryRequest } from './request';
-import {
-	classifyNetworkFailure,
-	isInFlightConflict,
-	networkRetryWait,
-	parseRetryAfter,
-	retryWait,
-	type RetryPolicy,
-} from './retry';
+import { networkRetryWait, parseRetryAfter, retryWait, type RetryPolicy } from './retry';
 import type { SendThrottle } from './throttle';
 
 export { openConnection } from './connection';
@@ -73,6 +67,7 @@ export async function sendInventoryRequest(
 			statusCode,
 			body,
 			retryAfterMs: extra.retryAfterMs,
+			concurrencyOption: policy.concurrencyOption,
 			unansweredAttempt: extra.inFlight ? unansweredAttempt : undefined,
 		});
 
