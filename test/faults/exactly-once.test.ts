@@ -24,6 +24,7 @@ import {
 	type SandboxState,
 } from '../../sandbox/src';
 import {
+	forgetServerControllers,
 	inventoryWorkflow,
 	nodeOutput,
 	retryExecution,
@@ -106,6 +107,7 @@ beforeEach(async () => {
 	onLog = () => {};
 	sandbox.setFaults(null);
 	sandbox.reset();
+	forgetServerControllers();
 });
 
 /**
