@@ -1,6 +1,6 @@
 import { collection, integerField, textField, variant, type Field } from '../helpers/fields';
 import type { ItemInput } from '../helpers/itemInput';
-import type { RetryPolicy } from '../transport';
+import type { RetryPolicy, Sending } from '../transport';
 
 const UP_TO_VERSION_2 = { show: { '@version': [{ _cnd: { lte: 2 } }] } };
 const FROM_VERSION_3 = { show: { '@version': [{ _cnd: { gte: 3 } }] } };
@@ -96,11 +96,6 @@ export const options = collection('options', 'Options', 'Add Option', [
 	...Object.values(runOptions),
 	idempotencyKeyOption,
 ]);
-
-/** How many requests go out at once: a fixed number, or found automatically up to a maximum. */
-export type Sending =
-	| { mode: 'fixed'; concurrency: number }
-	| { mode: 'automatic'; maxInFlight: number };
 
 /** The run's sending mode and retry policy, from the options of the first item; an option not set takes its default. */
 export function readRunOptions(input: ItemInput): { sending: Sending; policy: RetryPolicy } {
