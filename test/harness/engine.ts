@@ -74,9 +74,9 @@ const { InventoryApi } = fromDist('./credentials/InventoryApi.credentials.js') a
 	InventoryApi: new () => ICredentialType;
 };
 
-const { serverControllers } = fromDist('./nodes/Inventory/transport/controller.js') as {
-	serverControllers: { clear(): void; readonly size: number };
-};
+const { serverControllers } = fromDist(
+	'./nodes/Inventory/transport/controller.js',
+) as typeof import('../../nodes/Inventory/transport/controller');
 
 /**
  * The node's per-process controllers (rate, pause, records per server and credential) live as long as
@@ -84,6 +84,14 @@ const { serverControllers } = fromDist('./nodes/Inventory/transport/controller.j
  */
 export function forgetServerControllers(): void {
 	serverControllers.clear();
+}
+
+/** Until when a 429's Retry-After holds back the node's requests (the latest pause of any controller). */
+export function serverPauseUntil(): number {
+	return Math.max(
+		0,
+		...[...serverControllers.values()].map((controller) => controller.pause.until),
+	);
 }
 
 /** How many per-process controllers the node keeps now. */

@@ -21,6 +21,7 @@ import {
 	nodeOutput,
 	runWorkflow,
 	serverControllerCount,
+	serverPauseUntil,
 } from '../harness/engine';
 
 /** Assets added to the seed's organization, so that items can address many records. */
@@ -114,7 +115,9 @@ describe.each([
 		}));
 		const later = [{ assetId: 1010, task: 'later' }];
 		const firstRun = execution(first, typeVersion);
-		while (!sandbox.requests().some((r) => r.status === 429)) await sleep(10);
+		// The later execution starts once the node has the 429's pause (not merely once the sandbox sent it).
+		while (serverPauseUntil() === 0) await sleep(10);
+		expect(sandbox.requests().filter((r) => r.status === 429)).toHaveLength(1);
 		const runs = await Promise.all([firstRun, execution(later, typeVersion)]);
 
 		expectEachRecordOnce(runs, [first, later]);

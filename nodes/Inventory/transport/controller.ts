@@ -100,6 +100,10 @@ export class ServerControllers {
 		return this.controllers.size;
 	}
 
+	values(): IterableIterator<ServerController> {
+		return this.controllers.values();
+	}
+
 	controllerFor(connection: Pick<InventoryConnection, 'baseUrl' | 'token'>, logger: Logger) {
 		this.forgetIdle(logger);
 		const tokenHash = createHash('sha256').update(connection.token).digest('hex');
