@@ -37,15 +37,12 @@ export function intake(count: number, assets = 500): IDataObject[] {
 	}));
 }
 
-/** The newest version of the built node, and whether it has automatic concurrency (version 3 on). */
+/** The newest version of the built node (automatic concurrency is its default). */
 export const NODE_VERSION = Math.max(...[inventoryNodeType.description.version].flat());
-export const HAS_AUTO = NODE_VERSION >= 3;
 
 export interface NodeRun {
 	concurrency: Concurrency;
 	typeVersion?: number;
-	/** Another build of the node (bench/baseline.ts), by its registered type name. */
-	nodeType?: string;
 	/** Items that fail become error items (n8n's "continue" error mode) instead of failing the run. */
 	continueOnFail?: boolean;
 }
@@ -54,7 +51,7 @@ export interface NodeRun {
 export async function runNode(
 	target: Target,
 	items: IDataObject[],
-	{ concurrency, typeVersion = NODE_VERSION, nodeType, continueOnFail = true }: NodeRun,
+	{ concurrency, typeVersion = NODE_VERSION, continueOnFail = true }: NodeRun,
 ): Promise<{ failed: number; output: IDataObject[] }> {
 	if (concurrency === 'auto' && typeVersion < 3) throw new Error('automatic needs version 3');
 	const run = await runWorkflow(
@@ -70,7 +67,6 @@ export async function runNode(
 			{
 				node: {
 					typeVersion,
-					...(nodeType ? { type: nodeType } : {}),
 					...(continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
 				},
 			},

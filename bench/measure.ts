@@ -63,8 +63,6 @@ export interface RunSpec {
 	client: ClientKind;
 	concurrency: Concurrency;
 	typeVersion?: number;
-	/** Another build of the node than dist/ (its git revision). */
-	build?: string;
 	rateLimit?: RateLimitConfig | null;
 	/** The sandbox's fault injection during the run (e.g. random 500s). */
 	faults?: FaultConfig;
@@ -182,8 +180,7 @@ export async function measure(
 	};
 }
 
-export const clientName = (m: RunSpec) =>
-	`${m.client}${m.typeVersion ? ` v${m.typeVersion}` : ''}${m.build ? ` (${m.build})` : ''}`;
+export const clientName = (m: RunSpec) => `${m.client}${m.typeVersion ? ` v${m.typeVersion}` : ''}`;
 
 export const fmt = (value: number, digits = 1) =>
 	Number.isFinite(value) ? value.toFixed(digits) : '-';
