@@ -68,6 +68,10 @@ export interface RunSpec {
 	faults?: FaultConfig;
 	/** Items may fail (fixed concurrency against a rate limit): still no item recorded twice. */
 	mayFail?: boolean;
+	/** Executions of the node in the run (bench/executions.ts), when more than one. */
+	executions?: number;
+	/** Processes they ran in, when more than this one. */
+	processes?: number;
 }
 
 /** One second of a run (from its start): attempts answered, of them 429s and successes. */
@@ -94,6 +98,10 @@ export interface Measure extends RunSpec {
 	perSecond?: SecondBin[];
 	/** and the seconds until 95 % of the items had their success (the rate without the run's tail). */
 	secondsTo95?: number;
+	/** Executions with a failed item, for runs of several executions. */
+	failedExecutions?: number;
+	/** Each arriving execution's time, start to end (bench/executions.ts, "arrivals"). */
+	arrivalSeconds?: number[];
 	correct: boolean;
 }
 
@@ -132,7 +140,7 @@ export async function measure(
 	sandbox: Sandbox,
 	spec: RunSpec,
 	items: IDataObject[],
-	run: () => Promise<{ failed: number }>,
+	run: () => Promise<{ failed: number; failedExecutions?: number }>,
 	options: { perSecond?: boolean } = {},
 ): Promise<Measure> {
 	await sandbox.reset();
@@ -142,7 +150,7 @@ export async function measure(
 	mostInFlight = 0;
 	const startEpochMs = performance.timeOrigin + performance.now();
 	const t0 = performance.now();
-	const { failed } = await run();
+	const { failed, failedExecutions } = await run();
 	const seconds = (performance.now() - t0) / 1000;
 	const state = await sandbox.state();
 	const requests = options.perSecond ? await sandbox.requests() : [];
@@ -176,6 +184,7 @@ export async function measure(
 					secondsTo95: secondsTo(0.95 * items.length, requests, startEpochMs),
 				}
 			: {}),
+		...(failedExecutions === undefined ? {} : { failedExecutions }),
 		correct,
 	};
 }

@@ -8,16 +8,18 @@
  * lost or duplicated an action, or failed an item where none may fail (a correctness check).
  *
  * Parts (BENCH_ONLY, comma-separated, default all): calibration, matrix, rate-limit, change,
- * errors, memory.
+ * errors, the executions side by side of bench/executions.ts (burst, side-by-side, arrivals,
+ * back-to-back, processes, burst-no-limit; "executions" names them all), memory.
  * Environment: BENCH_ITEMS (largest matrix run, default 1000), BENCH_LIMIT_ITEMS (N of the rate
  * limit and change scenarios, default 2000), BENCH_ERROR_ITEMS (N of the 5 % 500s runs, default
  * 10000), BENCH_SECONDS (aimed length of a matrix run,
  * default 3), BENCH_TRANSPORTS (default plain,tls), BENCH_RTTS (default 0,20,50),
- * BENCH_MEMORY_ITEMS (default 10000), BENCH_JSON (path of the JSON figures, default bench/results/<time>.json, read by
- * bench/summarize.ts).
+ * BENCH_MEMORY_ITEMS (default 10000), BENCH_BEFORE (comma-separated JSON figures of earlier runs,
+ * e.g. before a change: the executions' scenarios print them beside their own), BENCH_JSON (path
+ * of the JSON figures, default bench/results/<time>.json, read by bench/summarize.ts).
  */
 import type { IDataObject } from 'n8n-workflow';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -32,6 +34,7 @@ import {
 	type NodeRun,
 	type Target,
 } from './clients';
+import { EXECUTION_PARTS, executionScenarios } from './executions';
 import {
 	fmt,
 	measure,
@@ -59,7 +62,9 @@ const SECONDS_PER_RUN = Number(env.BENCH_SECONDS ?? 3);
 const TRANSPORTS = (env.BENCH_TRANSPORTS ?? 'plain,tls').split(',') as Transport[];
 const RTTS = (env.BENCH_RTTS ?? '0,20,50').split(',').map(Number);
 const MEMORY_ITEMS = Number(env.BENCH_MEMORY_ITEMS ?? 10_000);
-const PARTS = (env.BENCH_ONLY ?? 'calibration,matrix,rate-limit,change,errors,memory').split(',');
+const PARTS = (env.BENCH_ONLY ?? 'calibration,matrix,rate-limit,change,errors,executions,memory')
+	.split(',')
+	.flatMap((part) => (part === 'executions' ? [...EXECUTION_PARTS] : [part]));
 const FIXED = [1, 5, 10, 20, 50];
 /** The round trip of the rate limit, change and error scenarios. */
 const LIMIT_RTT = 20;
@@ -93,6 +98,17 @@ async function network(
 		proxies.set(key, proxy);
 	}
 	return { sandbox, target: { baseUrl: proxy.baseUrl, certificate: sandbox.certificate } };
+}
+
+/** The TLS sandbox behind a proxy of its own (a base URL no earlier run of the node has used). */
+async function freshNetwork(rttMs: number) {
+	const { sandbox } = await network('tls', rttMs);
+	const proxy = await startProxyProcess(sandbox, rttMs);
+	return {
+		sandbox,
+		target: { baseUrl: proxy.baseUrl, certificate: sandbox.certificate },
+		stop: () => proxy.stop(),
+	};
 }
 
 function stopAll(): void {
@@ -471,6 +487,18 @@ async function main(): Promise<void> {
 		if (PARTS.includes('rate-limit')) await rateLimit();
 		if (PARTS.includes('change')) await change();
 		if (PARTS.includes('errors')) await errors();
+		await executionScenarios(
+			{
+				freshNetwork,
+				record: (m) => void results.push(m),
+				verdict,
+				print,
+				before: (env.BENCH_BEFORE ? env.BENCH_BEFORE.split(',') : []).flatMap(
+					(file) => (JSON.parse(readFileSync(file, 'utf8')) as { results: Measure[] }).results,
+				),
+			},
+			PARTS,
+		);
 		if (PARTS.includes('memory')) summary.memory = (await memory()) as unknown as IDataObject[];
 	} finally {
 		stopAll();
