@@ -8,10 +8,11 @@
 //      bulk intake at automatic concurrency over HTTPS against a second, throttled sandbox
 //   4. "Retry execution" for real: `n8n start`, owner set up and logged in through the REST API, a
 //      failed execution retried through POST /rest/executions/:id/retry after fixing the cause
-//   5. many executions at once: 300 production webhook calls against a throttled sandbox
+//   5. the node as an AI agent's tool; many executions at once: 300 production webhook calls
+//      against a throttled sandbox
 //   6. the editor in headless Chromium: the node's forms for each operation and the credential,
 //      screenshots into .github/screenshots/
-// Steps 3-6 are the named groups in groups/ (headless.mjs, bulk-tls.mjs, retry.mjs, webhook-burst.mjs, editor.mjs); this file sets up
+// Steps 3-6 are the named groups in groups/ (headless.mjs, bulk-tls.mjs, retry.mjs, agent.mjs, webhook-burst.mjs, editor.mjs); this file sets up
 // what they share. Exits non-zero on any failure; prints the duration of each step.
 //
 // Environment: E2E_SKIP_BROWSER=1 skips step 6; E2E_KEEP=1 keeps the run's user folder;
@@ -167,11 +168,11 @@ async function main() {
 
 	await retryExecution({ sandbox, api }, check);
 
-	// ----- many executions at once: a burst of production webhook calls ------------------------
-	await webhookBurstRegular({ n8n, sandbox, api }, check);
-
 	// ----- the node as an AI agent's tool (scripted chat model) --------------------------------------
 	await agent({ n8n, sandbox, api, model, screenshotDir: SCREENSHOT_DIR, skipBrowser }, check);
+
+	// ----- many executions at once: a burst of production webhook calls ------------------------
+	await webhookBurstRegular({ n8n, sandbox, api }, check);
 
 	// ----- the editor ----------------------------------------------------------------------------
 	if (!skipBrowser) {
