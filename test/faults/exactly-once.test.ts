@@ -24,6 +24,7 @@ import {
 	type SandboxState,
 } from '../../sandbox/src';
 import {
+	forgetServerControllers,
 	inventoryWorkflow,
 	nodeOutput,
 	retryExecution,
@@ -106,6 +107,7 @@ beforeEach(async () => {
 	onLog = () => {};
 	sandbox.setFaults(null);
 	sandbox.reset();
+	forgetServerControllers();
 });
 
 /**
@@ -166,13 +168,35 @@ const billingItems = Array.from({ length: BILLINGS }, (_, i) => ({
 	cost: Number((10 + i / 100).toFixed(2)),
 }));
 
-const mixedWorkflow = (sending: Sending) => {
+/** The items of one execution: all 1,000 actions, or a share of them when several executions run at once. */
+interface Intake {
+	todos: typeof todoItems;
+	acquisitions: typeof acquisitionItems;
+	billings: typeof billingItems;
+}
+const allIntake: Intake = {
+	todos: todoItems,
+	acquisitions: acquisitionItems,
+	billings: billingItems,
+};
+
+/** The 1,000 actions dealt round-robin to `count` executions. */
+function dealIntake(count: number): Intake[] {
+	const share = <T>(items: T[], part: number) => items.filter((_, i) => i % count === part);
+	return Array.from({ length: count }, (_, part) => ({
+		todos: share(todoItems, part),
+		acquisitions: share(acquisitionItems, part),
+		billings: share(billingItems, part),
+	}));
+}
+
+const mixedWorkflow = (sending: Sending, intake: Intake = allIntake) => {
 	const node = sending === 'automatic' ? { typeVersion: 3 } : undefined;
 	return branchesWorkflow([
 		{
 			name: 'Create To-dos',
 			node,
-			items: todoItems,
+			items: intake.todos,
 			parameters: createTodoParameters({
 				assetId: '={{ $json.assetId }}',
 				name: '={{ $json.task }}',
@@ -182,7 +206,7 @@ const mixedWorkflow = (sending: Sending) => {
 		{
 			name: 'Record Acquisitions',
 			node,
-			items: acquisitionItems,
+			items: intake.acquisitions,
 			parameters: recordAcquisitionParameters(
 				{ assetId: '={{ $json.assetId }}', options: nodeOptions(sending) },
 				{ description: '={{ $json.ref }}', price: '={{ $json.price }}' },
@@ -191,7 +215,7 @@ const mixedWorkflow = (sending: Sending) => {
 		{
 			name: 'Update Billing',
 			node,
-			items: billingItems,
+			items: intake.billings,
 			parameters: updateBillingParameters(
 				{
 					subscriptionId: '={{ $json.subscriptionId }}',
@@ -236,9 +260,16 @@ function expectNoToken(runs: IRun[]): void {
 }
 
 /** Every check of "exactly once" that the sandbox's inspection and the node's output allow. */
-function expectExactlyOnce(run: IRun, state: SandboxState, requests: RecordedRequest[]): void {
-	expect(run.data.resultData.error?.message).toBeUndefined();
-	expect(run.status).toBe('success');
+function expectExactlyOnce(
+	run: IRun | Array<{ run: IRun; intake: Intake }>,
+	state: SandboxState,
+	requests: RecordedRequest[],
+): void {
+	const runs = Array.isArray(run) ? run : [{ run, intake: allIntake }];
+	for (const { run: oneRun } of runs) {
+		expect(oneRun.data.resultData.error?.message).toBeUndefined();
+		expect(oneRun.status).toBe('success');
+	}
 
 	// The records: one per item identity, none missing, none twice.
 	expect(state.todos.map((todo) => todo.name).sort()).toEqual(
@@ -290,35 +321,41 @@ function expectExactlyOnce(run: IRun, state: SandboxState, requests: RecordedReq
 		}
 	}
 
-	// The node's output: one item per input item, in order, paired, carrying that item's record.
+	for (const { run: oneRun, intake } of runs) expectOutputsCarryRecords(oneRun, intake, state);
+}
+
+/** The node's output: one item per input item, in order, paired, carrying that item's record. */
+function expectOutputsCarryRecords(run: IRun, intake: Intake, state: SandboxState): void {
 	const todoOut = nodeOutput(run, 'Create To-dos');
-	expect(todoOut.map((item) => item.pairedItem)).toEqual(todoItems.map((_, item) => ({ item })));
+	expect(todoOut.map((item) => item.pairedItem)).toEqual(intake.todos.map((_, item) => ({ item })));
 	const todoIds = new Map(state.todos.map((todo) => [todo.name, todo.id]));
 	expect(todoOut.map((item) => (item.json.todo as IDataObject).id)).toEqual(
-		todoItems.map((item) => todoIds.get(item.task)),
+		intake.todos.map((item) => todoIds.get(item.task)),
 	);
-	expect(todoOut.map((item) => item.json.asset_id)).toEqual(todoItems.map((item) => item.assetId));
+	expect(todoOut.map((item) => item.json.asset_id)).toEqual(
+		intake.todos.map((item) => item.assetId),
+	);
 
 	const acquisitionOut = nodeOutput(run, 'Record Acquisitions');
 	expect(acquisitionOut.map((item) => item.pairedItem)).toEqual(
-		acquisitionItems.map((_, item) => ({ item })),
+		intake.acquisitions.map((_, item) => ({ item })),
 	);
 	const acquisitionEvents = new Map(
 		state.acquisitions.map((a) => [a.description, a.asset_event_ids]),
 	);
 	expect(acquisitionOut.map((item) => item.json.asset_event_ids)).toEqual(
-		acquisitionItems.map((item) => acquisitionEvents.get(item.ref)),
+		intake.acquisitions.map((item) => acquisitionEvents.get(item.ref)),
 	);
 
 	const billingOut = nodeOutput(run, 'Update Billing');
 	expect(billingOut.map((item) => item.pairedItem)).toEqual(
-		billingItems.map((_, item) => ({ item })),
+		intake.billings.map((_, item) => ({ item })),
 	);
 	const billingEvents = new Map(
 		state.billingChanges.map((b) => [b.description, [b.subscription_event_id]]),
 	);
 	expect(billingOut.map((item) => item.json.subscription_event_ids)).toEqual(
-		billingItems.map((item) => billingEvents.get(item.ref)),
+		intake.billings.map((item) => billingEvents.get(item.ref)),
 	);
 }
 
@@ -416,6 +453,46 @@ describe('1,000 actions under every kind of fault and a token bucket, automatic 
 				`automatic: ${requests.length} requests for ${ACTIONS} actions; per kind: ${JSON.stringify(perFault)}; 429 of the token bucket: ${state.counters.rateLimited}\n`,
 			);
 			expectNoToken([run]);
+		} finally {
+			sandbox.setRateLimit(null);
+		}
+	}, 150_000);
+});
+
+describe('the same 1,000 actions as 4 executions at once in one process, automatic concurrency (version 3), every kind of fault and a token bucket', () => {
+	test('every item succeeds; exactly 1,000 records with their events, 0 duplicates, 0 missing', async () => {
+		sandbox.setFaults(FAULTS);
+		sandbox.setRateLimit({ ratePerSecond: 100, burst: 20 });
+		const linesBefore = capture.lines.length;
+		try {
+			const intakes = dealIntake(4);
+			const runs = await Promise.all(
+				intakes.map(async (intake) => ({
+					intake,
+					run: await runWorkflow(mixedWorkflow('automatic', intake), {
+						credentials: { baseUrl: sandbox.baseUrl, apiToken: TOKENS.fullAccess },
+					}),
+				})),
+			);
+			await slowResponsesDelivered();
+			const state = sandbox.state();
+			const requests = sandbox.requests();
+
+			expectExactlyOnce(runs, state, requests);
+			const perFault = expectFaultsMet(requests);
+			expect(state.counters.rateLimited).toBeGreaterThan(0);
+			// The executions shared one controller: created once, settled once per node run.
+			const lines = capture.lines.slice(linesBefore);
+			expect(
+				lines.filter((line) => line.includes('Inventory: rate controller created')),
+			).toHaveLength(1);
+			expect(
+				lines.filter((line) => line.includes('Inventory: automatic concurrency settled')),
+			).toHaveLength(3 * intakes.length);
+			process.stdout.write(
+				`4 executions at once: ${requests.length} requests for ${ACTIONS} actions; per kind: ${JSON.stringify(perFault)}; 429 of the token bucket: ${state.counters.rateLimited}\n`,
+			);
+			expectNoToken(runs.map(({ run }) => run));
 		} finally {
 			sandbox.setRateLimit(null);
 		}

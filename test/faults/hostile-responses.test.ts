@@ -9,7 +9,12 @@ import type { AddressInfo } from 'node:net';
 import type { IRun } from 'n8n-workflow';
 
 import { createTodoParameters, TOKENS } from '../fixtures';
-import { inventoryWorkflow, nodeOutput, runWorkflow } from '../harness/engine';
+import {
+	forgetServerControllers,
+	inventoryWorkflow,
+	nodeOutput,
+	runWorkflow,
+} from '../harness/engine';
 import { captureOutput, occurrences, serializeRun, type Capture } from './helpers';
 
 const HUGE = 20 * 1024 * 1024;
@@ -114,6 +119,7 @@ afterAll(async () => {
 });
 beforeEach(() => {
 	received.length = 0;
+	forgetServerControllers();
 });
 
 async function run(

@@ -72,6 +72,23 @@ const { InventoryApi } = fromDist('./credentials/InventoryApi.credentials.js') a
 	InventoryApi: new () => ICredentialType;
 };
 
+const { serverControllers } = fromDist('./nodes/Inventory/transport/controller.js') as {
+	serverControllers: { clear(): void; readonly size: number };
+};
+
+/**
+ * The node's per-process controllers (rate, pause, records per server and credential) live as long as
+ * the process; a test that must not inherit what an earlier one learned forgets them first.
+ */
+export function forgetServerControllers(): void {
+	serverControllers.clear();
+}
+
+/** How many per-process controllers the node keeps now. */
+export function serverControllerCount(): number {
+	return serverControllers.size;
+}
+
 export const INVENTORY_TYPE = 'n8n-nodes-inventory.inventory';
 export const INVENTORY_TOOL_TYPE = `${INVENTORY_TYPE}Tool`;
 export const ITEMS_TYPE = 'test.fixtureItems';

@@ -1,6 +1,6 @@
 import { sleep } from 'n8n-workflow';
 import { nodeOutput } from '../harness/engine';
-import { createTodoParameters } from '../fixtures';
+import { createTodoParameters, TOKENS } from '../fixtures';
 import { runError, runInventory, sent, useSandbox, UUID_V5 } from './util';
 
 /*
@@ -145,19 +145,42 @@ describe('one business key on two items', () => {
 		expect(sandbox.state().todos).toHaveLength(1);
 	});
 
-	test('in two executions at once, a 409 answering a first attempt is final: refused, never retried, one record', async () => {
+	test('in two executions at once in one process, the record is changed one after another: the second replays the first, one record', async () => {
 		const { sandbox } = env;
 		sandbox.setFaults({ processingDelayMs: 800 });
 		const execution = () =>
+			runInventory(sandbox, [{}], {
+				...createTodo,
+				options: { maxRetries: 5, idempotencyKey: 'intake-4712' },
+			});
+		const outputs = (await Promise.all([execution(), execution()])).map(
+			(run) => nodeOutput(run, 'Inventory')[0],
+		);
+		expect(outputs[1]).toEqual(outputs[0]);
+		expect(outputs[0]).toEqual({
+			json: expect.objectContaining({ asset_id: 1001 }),
+			pairedItem: { item: 0 },
+		});
+		expect(statuses()).toEqual([
+			[201, false],
+			[201, true],
+		]);
+		expect(sandbox.state().todos).toHaveLength(1);
+	});
+
+	test('in two processes at once (two credentials of one organization stand for them: nothing is shared), a 409 answering a first attempt is final: refused, never retried, one record', async () => {
+		const { sandbox } = env;
+		sandbox.setFaults({ processingDelayMs: 800 });
+		const execution = (token: string) =>
 			runInventory(
 				sandbox,
 				[{}],
 				{ ...createTodo, options: { maxRetries: 5, idempotencyKey: 'intake-4712' } },
-				{ node: { onError: 'continueRegularOutput' } },
+				{ node: { onError: 'continueRegularOutput' }, token },
 			);
-		const outputs = (await Promise.all([execution(), execution()])).map(
-			(run) => nodeOutput(run, 'Inventory')[0],
-		);
+		const outputs = (
+			await Promise.all([execution(TOKENS.fullAccess), execution(TOKENS.todosOnly)])
+		).map((run) => nodeOutput(run, 'Inventory')[0]);
 		const refused = outputs.filter((output) => 'error' in output.json);
 		expect(refused).toEqual([
 			{

@@ -1,14 +1,19 @@
 import type { IDataObject, INode, IRun } from 'n8n-workflow';
 
 import { startSandbox, type RecordedRequest, type SandboxHandle } from '../../sandbox/src';
-import { inventoryWorkflow, runWorkflow, type RunOptions } from '../harness/engine';
+import {
+	forgetServerControllers,
+	inventoryWorkflow,
+	runWorkflow,
+	type RunOptions,
+} from '../harness/engine';
 import { TOKENS } from '../fixtures';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export const UUID_V5 = /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 export const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d+Z$/;
 
-/** One sandbox per test file, reset before each test. */
+/** One sandbox per test file, reset before each test, and the node's per-process controllers forgotten. */
 export function useSandbox(): { readonly sandbox: SandboxHandle } {
 	const holder = {} as { sandbox: SandboxHandle };
 	beforeAll(async () => {
@@ -17,6 +22,7 @@ export function useSandbox(): { readonly sandbox: SandboxHandle } {
 	beforeEach(() => {
 		holder.sandbox.reset();
 		holder.sandbox.setFaults(null);
+		forgetServerControllers();
 	});
 	afterAll(async () => await holder.sandbox.close());
 	return holder;

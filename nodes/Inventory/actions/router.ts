@@ -7,9 +7,8 @@ import { runInRecordOrder } from '../helpers/recordOrder';
 import { readRunOptions } from '../helpers/runOptions';
 import { compactForAgent, isToolVariant } from '../helpers/toolMode';
 import {
-	AdaptiveThrottle,
-	FixedThrottle,
 	openConnection,
+	openSendingRun,
 	sendInventoryRequest,
 	type InventoryRequest,
 } from '../transport';
@@ -66,20 +65,16 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		},
 	);
 
-	const adaptive =
-		sending.mode === 'automatic'
-			? new AdaptiveThrottle(sending.maxInFlight, (state) =>
-					this.logger.debug('Inventory: rate limit answered, sending rate cut', { ...state }),
-				)
-			: undefined;
-	const throttle = adaptive ?? new FixedThrottle();
+	// Shared by every execution to this server and credential in the process: rate, pause and records.
+	const sendingRun = openSendingRun(this, connection, sending);
+	const { throttle } = sendingRun;
 	const results: INodeExecutionData[] = new Array(items.length);
 	let failure: { index: number; error: Error } | undefined;
 
 	await runInRecordOrder({
 		records: requests.map((request) => (request instanceof Error ? undefined : request.record)),
-		// Automatic: an item waiting to retry holds no request slot, so twice as many items may be under way.
-		maxActive: sending.mode === 'automatic' ? 2 * sending.maxInFlight : sending.concurrency,
+		maxActive: sendingRun.maxActive,
+		locks: sendingRun.records,
 		stopAfterFailure: !this.continueOnFail(),
 		work: async (itemIndex) => {
 			try {
@@ -101,10 +96,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 				return false;
 			}
 		},
-	});
+	}).finally(() => sendingRun.close());
 
-	if (adaptive)
-		this.logger.debug('Inventory: automatic concurrency settled', { ...adaptive.state() });
 	if (failure) throw failure.error;
 	return [results];
 }

@@ -42,52 +42,153 @@ class IndexHeap {
 	}
 }
 
+/** A place in a record's queue; the first in the queue holds the record. */
+export interface RecordTicket {
+	readonly held: boolean;
+	/** Gives the record up (held) or leaves its queue (waiting); does nothing the second time. */
+	release(): void;
+}
+
+interface QueuedTicket extends RecordTicket {
+	held: boolean;
+	onHeld: () => void;
+}
+
+/**
+ * Who holds each record now, and who waits for it, first come first served. Shared by every run to one
+ * server in the process (see ServerController), so changes of one record from different executions go
+ * one after another, in the order they asked for the record.
+ */
+export class RecordLocks {
+	private readonly queues = new Map<string, QueuedTicket[]>();
+
+	/** Records held or waited for. */
+	get size(): number {
+		return this.queues.size;
+	}
+
+	/**
+	 * Asks for a record: held at once when nobody holds it, else `onHeld` is called (never from inside
+	 * this call or a `release`) when the tickets before it are released.
+	 */
+	take(record: string, onHeld: () => void): RecordTicket {
+		const queue = this.queues.get(record) ?? [];
+		if (queue.length === 0) this.queues.set(record, queue);
+		let released = false;
+		const ticket: QueuedTicket = {
+			held: queue.length === 0,
+			onHeld,
+			release: () => {
+				if (released) return;
+				released = true;
+				const position = queue.indexOf(ticket);
+				if (position >= 0) queue.splice(position, 1);
+				if (queue.length === 0) {
+					this.queues.delete(record);
+				} else if (position === 0) {
+					const next = queue[0];
+					next.held = true;
+					void Promise.resolve().then(() => next.onHeld());
+				}
+			},
+		};
+		queue.push(ticket);
+		return ticket;
+	}
+}
+
 export interface RecordOrderedRun {
 	/** Each item's record (e.g. `Asset 12`); items of one record run one after another. undefined: no record, runs alone. */
 	records: ReadonlyArray<string | undefined>;
-	/** At most this many items are running at once. */
+	/** At most this many items are running at once (an item waiting for a record held elsewhere does not count). */
 	maxActive: number;
 	/** Runs one item to its final outcome (retries included); resolves false when the item failed. */
 	work: (index: number) => Promise<boolean>;
 	/** After a failed item, no item after it in input order is started. */
 	stopAfterFailure: boolean;
+	/** Records held by other runs too (every execution's, in the process); by default this run's own. */
+	locks?: RecordLocks;
 }
 
 /**
  * Runs the items with up to `maxActive` at once, the items of one record strictly one after another in
  * input order: the next starts only after the previous one's final outcome. Among the items that may
- * start, the earliest in input order goes first.
+ * start, the earliest in input order goes first. An item also waits for its record while another run
+ * holds it (without taking one of this run's places meanwhile); every record this run holds or waits
+ * for is given up when its items are done or will not start (stop after a failure).
  */
 export async function runInRecordOrder(run: RecordOrderedRun): Promise<void> {
 	const { records, maxActive, work, stopAfterFailure } = run;
+	const locks = run.locks ?? new RecordLocks();
 	const nextOfRecord = new Array<number | undefined>(records.length);
 	const lastOfRecord = new Map<string, number>();
+	/** Items whose earlier items of the same record are done. */
 	const ready = new IndexHeap();
+	/** Tickets of the items that hold their record or wait for it, by item. */
+	const tickets = new Map<number, RecordTicket>();
+	let active = 0;
+	let firstFailure = Infinity;
+
+	/** Whether the item holds its record (or has none); else it now waits for it, outside the heap. */
+	const holdsRecord = (index: number): boolean => {
+		const record = records[index];
+		if (record === undefined) return true;
+		const held = tickets.get(index);
+		if (held) return held.held;
+		const ticket = locks.take(record, () => {
+			ready.push(index);
+			startWhatMay();
+		});
+		tickets.set(index, ticket);
+		return ticket.held;
+	};
+	/** Gives up the records of the items that will not start after a failure. */
+	const giveUpAfter = (failed: number) => {
+		for (const [index, ticket] of tickets) {
+			if (index > failed) {
+				ticket.release();
+				tickets.delete(index);
+			}
+		}
+	};
+
+	let resolveDone: () => void = () => {};
+	const done = new Promise<void>((resolve) => (resolveDone = resolve));
+	const startWhatMay = () => {
+		while (active < maxActive && ready.size > 0 && (ready.peek() as number) < firstFailure) {
+			const index = ready.pop() as number;
+			// A record is taken only when its item would start, so a run holds no more records than it works on.
+			if (!holdsRecord(index)) continue;
+			active++;
+			const finished = (succeeded: boolean) => {
+				active--;
+				tickets.get(index)?.release();
+				tickets.delete(index);
+				if (!succeeded && stopAfterFailure && index < firstFailure) {
+					firstFailure = index;
+					giveUpAfter(index);
+				}
+				const next = nextOfRecord[index];
+				if (next !== undefined) ready.push(next);
+				startWhatMay();
+			};
+			work(index).then(finished, () => finished(false));
+		}
+		if (active === 0 && tickets.size === 0) resolveDone();
+	};
+
+	const firstOfRecords: number[] = [];
 	records.forEach((record, index) => {
 		const previous = record === undefined ? undefined : lastOfRecord.get(record);
-		if (previous === undefined) ready.push(index);
+		if (previous === undefined) firstOfRecords.push(index);
 		else nextOfRecord[previous] = index;
 		if (record !== undefined) lastOfRecord.set(record, index);
 	});
-
-	let active = 0;
-	let firstFailure = Infinity;
-	await new Promise<void>((resolve) => {
-		const startWhatMay = () => {
-			while (active < maxActive && ready.size > 0 && (ready.peek() as number) < firstFailure) {
-				const index = ready.pop() as number;
-				active++;
-				const finished = (succeeded: boolean) => {
-					active--;
-					if (!succeeded && stopAfterFailure) firstFailure = Math.min(firstFailure, index);
-					const next = nextOfRecord[index];
-					if (next !== undefined) ready.push(next);
-					startWhatMay();
-				};
-				work(index).then(finished, () => finished(false));
-			}
-			if (active === 0) resolve();
-		};
+	try {
+		for (const index of firstOfRecords) ready.push(index);
 		startWhatMay();
-	});
+		await done;
+	} finally {
+		for (const ticket of tickets.values()) ticket.release();
+	}
 }

@@ -22,7 +22,8 @@ import type { SendThrottle } from './throttle';
 export { openConnection } from './connection';
 export type { InventoryRequest } from './request';
 export { type RetryPolicy } from './retry';
-export { AdaptiveThrottle, FixedThrottle, type SendThrottle } from './throttle';
+export { openSendingRun, type SendingRun } from './controller';
+export { type SendThrottle } from './throttle';
 
 /** The response's `data` object, when the body is the API's success envelope. */
 function dataOf(body: unknown): IDataObject | undefined {

@@ -11,12 +11,15 @@ export interface SendThrottle {
 	/** Resolves when the attempt may be sent, with its place in the order of sending. */
 	acquire(): Promise<number>;
 	release(sendNumber: number, outcome: AttemptOutcome): void;
-	/** Holds back every attempt of the run until `timestamp`, as a 429's Retry-After asks. */
+	/** Holds back every attempt to the server until `timestamp`, as a 429's Retry-After asks. */
 	pauseUntil(timestamp: number): void;
 }
 
-/** The pause shared by every request of a run: when the API answers 429, nothing is sent before the time it asked for. */
-class RunPause {
+/**
+ * The pause a 429's Retry-After asks for: the server's word, so it holds back every request to that
+ * server in the process (every execution, every node version), not only the run that met the 429.
+ */
+export class ServerPause {
 	until = 0;
 
 	extend(timestamp: number): void {
@@ -30,10 +33,11 @@ class RunPause {
 	}
 }
 
-/** Fixed concurrency (the item scheduler bounds it): only the run-wide pause after a 429. */
+/** Fixed concurrency (the item scheduler bounds it per run): only the server's pause after a 429. */
 export class FixedThrottle implements SendThrottle {
-	private readonly pause = new RunPause();
 	private sent = 0;
+
+	constructor(private readonly pause: ServerPause = new ServerPause()) {}
 
 	async acquire(): Promise<number> {
 		await this.pause.wait();
@@ -65,12 +69,33 @@ const MEASURE_MS = 1000;
 export interface AdaptiveState {
 	/** Requests per second the pacing allows; undefined until the first 429 (no pacing before). */
 	ratePerSecond: number | undefined;
+	/** The largest Max Concurrency of the runs that use the throttle (the last ones, when none does). */
 	maxInFlight: number;
 	peakInFlight: number;
 	/** How often the rate was cut. */
 	cuts: number;
 	/** 429 answers, those that cut the rate and those of attempts sent before a cut. */
 	throttled: number;
+}
+
+/** One run's attempts waiting for their turn, and its own bound (its Max Concurrency). */
+class Lane {
+	readonly waiting: Array<(sendNumber: number) => void> = [];
+	inFlight = 0;
+	/** In the rotation of lanes that have an attempt waiting and room under their own bound. */
+	inRotation = false;
+
+	constructor(readonly maxInFlight: number) {}
+
+	get eligible(): boolean {
+		return this.waiting.length > 0 && this.inFlight < this.maxInFlight;
+	}
+}
+
+/** A run's view of the shared AdaptiveThrottle: its attempts take turns with every other run's. */
+export interface AdaptiveLane extends SendThrottle {
+	/** The run is over: its bound no longer counts. */
+	close(): void;
 }
 
 /**
@@ -81,17 +106,25 @@ export interface AdaptiveState {
  * answers come back without 429. One cut per window of throttles: a 429 of an attempt sent before the
  * latest cut tells nothing new. Answers other than 429 (5xx, network failures) leave the rate alone;
  * retries take their turn like first attempts.
+ *
+ * One throttle serves every run to its server in the process (see ServerController): each run opens a
+ * lane, bounded by its own Max Concurrency, and the lanes with an attempt waiting get turns in rotation,
+ * so a run of one item is not queued behind a large import. What was learned stays for the next run;
+ * the CUBIC clock stands still while nothing is sent, so a later run resumes where the last one stopped.
  */
-export class AdaptiveThrottle implements SendThrottle {
-	private readonly pause = new RunPause();
+export class AdaptiveThrottle {
+	private readonly lanes = new Set<Lane>();
+	/** Lanes with an attempt waiting and room under their bound, in the order they get turns. */
+	private rotation: Lane[] = [];
+	private rotationStart = 0;
 	private inFlight = 0;
-	private readonly waitingForSlot: Array<() => void> = [];
-	private readonly waitingForTurn: Array<(sendNumber: number) => void> = [];
 	private givingTurns = false;
 	private lastSentAt = -Infinity;
 	private rate: number | undefined;
 	private cubicPeak = 0;
 	private cutAt: number | undefined;
+	/** Since when nothing has been in flight or waiting (undefined while something is). */
+	private idleSince: number | undefined;
 	/** Attempts sent so far, and how many had been sent at the latest cut. */
 	private sent = 0;
 	private sentAtCut = 0;
@@ -100,35 +133,86 @@ export class AdaptiveThrottle implements SendThrottle {
 	private takenStart = 0;
 	private takenSinceCut = 0;
 	private peakInFlight = 0;
-	private inFlightLimit: number;
+	private inFlightLimit = INITIAL_IN_FLIGHT;
+	private maxInFlight = INITIAL_IN_FLIGHT;
 	private cuts = 0;
 	private throttled = 0;
 
 	constructor(
-		private readonly maxInFlight: number,
+		private readonly pause: ServerPause = new ServerPause(),
 		private readonly onCut: (state: AdaptiveState) => void = () => {},
-	) {
-		this.inFlightLimit = Math.min(maxInFlight, INITIAL_IN_FLIGHT);
+	) {}
+
+	/** A run's lane: its attempts are sent at most `maxInFlight` at once, in turns with the other runs'. */
+	openLane(maxInFlight: number): AdaptiveLane {
+		const lane = new Lane(maxInFlight);
+		this.lanes.add(lane);
+		this.maxInFlight = this.largestLaneBound();
+		return {
+			acquire: async () => await this.acquire(lane),
+			release: (sendNumber, outcome) => this.release(lane, sendNumber, outcome),
+			pauseUntil: (timestamp) => this.pause.extend(timestamp),
+			close: () => {
+				if (this.lanes.delete(lane) && this.lanes.size > 0)
+					this.maxInFlight = this.largestLaneBound();
+			},
+		};
 	}
 
-	async acquire(): Promise<number> {
-		await this.takeSlot();
+	/** No run has a lane open and nothing is in flight: the throttle may be forgotten. */
+	get idle(): boolean {
+		return this.lanes.size === 0 && this.inFlight === 0;
+	}
+
+	private largestLaneBound(): number {
+		let largest = 0;
+		for (const lane of this.lanes) largest = Math.max(largest, lane.maxInFlight);
+		return largest;
+	}
+
+	private async acquire(lane: Lane): Promise<number> {
+		if (this.idleSince !== undefined) {
+			// Nothing was sent meanwhile: the curve resumes where it stood, it did not grow unproven.
+			if (this.cutAt !== undefined) this.cutAt += Date.now() - this.idleSince;
+			this.idleSince = undefined;
+		}
 		return await new Promise<number>((resolve) => {
-			this.waitingForTurn.push(resolve);
+			lane.waiting.push(resolve);
+			this.enterRotation(lane);
 			void this.giveTurns();
 		});
 	}
 
+	private enterRotation(lane: Lane): void {
+		if (lane.inRotation || !lane.eligible) return;
+		lane.inRotation = true;
+		this.rotation.push(lane);
+	}
+
+	private nextInRotation(): Lane | undefined {
+		const lane = this.rotation[this.rotationStart++];
+		if (this.rotationStart > 1024 && this.rotationStart * 2 > this.rotation.length) {
+			this.rotation = this.rotation.slice(this.rotationStart);
+			this.rotationStart = 0;
+		}
+		if (lane) lane.inRotation = false;
+		return lane;
+	}
+
+	private get waitingLanes(): number {
+		return this.rotation.length - this.rotationStart;
+	}
+
 	/**
-	 * Lets the waiting attempts go, one at a time, each at its turn: when no pause holds them and, once
-	 * paced, 1/rate after the previous one. The turn is worked out when it comes (not booked ahead), so
-	 * a rate that rose meanwhile applies at once.
+	 * Lets the waiting attempts go, one at a time, each at its turn: when a slot is free, no pause holds
+	 * them and, once paced, 1/rate after the previous one; the turn goes to the next lane in rotation.
+	 * The turn is worked out when it comes (not booked ahead), so a rate that rose meanwhile applies at once.
 	 */
 	private async giveTurns(): Promise<void> {
 		if (this.givingTurns) return;
 		this.givingTurns = true;
 		try {
-			while (this.waitingForTurn.length > 0) {
+			while (this.waitingLanes > 0 && this.inFlight < this.slots) {
 				const now = Date.now();
 				const paced = this.rate === undefined ? now : this.lastSentAt + 1000 / this.rate;
 				const turn = Math.max(paced, this.pause.until);
@@ -136,16 +220,25 @@ export class AdaptiveThrottle implements SendThrottle {
 					await sleep(Math.min(turn - now, MAX_TURN_WAIT_MS));
 					continue;
 				}
+				const lane = this.nextInRotation();
+				const sendTurn = lane?.waiting.shift();
+				if (!lane || !sendTurn) continue;
 				this.lastSentAt = now;
-				this.waitingForTurn.shift()?.(++this.sent);
+				this.inFlight++;
+				lane.inFlight++;
+				this.peakInFlight = Math.max(this.peakInFlight, this.inFlight);
+				this.enterRotation(lane);
+				sendTurn(++this.sent);
 			}
 		} finally {
 			this.givingTurns = false;
 		}
 	}
 
-	release(sendNumber: number, outcome: AttemptOutcome): void {
+	private release(lane: Lane, sendNumber: number, outcome: AttemptOutcome): void {
 		this.inFlight--;
+		lane.inFlight--;
+		this.enterRotation(lane);
 		const now = Date.now();
 		if (outcome === 'throttled') {
 			this.throttled++;
@@ -160,11 +253,8 @@ export class AdaptiveThrottle implements SendThrottle {
 				this.inFlightLimit = Math.min(this.maxInFlight, this.inFlightLimit + GROWTH_PER_ANSWER);
 			else this.rate = Math.max(MIN_RATE, this.cubicRate(now));
 		}
-		this.passFreeSlots();
-	}
-
-	pauseUntil(timestamp: number): void {
-		this.pause.extend(timestamp);
+		if (this.inFlight === 0 && this.waitingLanes === 0) this.idleSince = now;
+		void this.giveTurns();
 	}
 
 	state(): AdaptiveState {
@@ -179,22 +269,7 @@ export class AdaptiveThrottle implements SendThrottle {
 
 	/** Requests allowed in flight now (the slow start grows the limit by fractions). */
 	private get slots(): number {
-		return Math.floor(this.inFlightLimit);
-	}
-
-	private async takeSlot(): Promise<void> {
-		if (this.inFlight >= this.slots)
-			await new Promise<void>((resolve) => this.waitingForSlot.push(resolve));
-		else this.inFlight++;
-		this.peakInFlight = Math.max(this.peakInFlight, this.inFlight);
-	}
-
-	/** Free slots pass straight to waiting attempts (counted at once, so no newcomer takes them in between). */
-	private passFreeSlots(): void {
-		while (this.waitingForSlot.length > 0 && this.inFlight < this.slots) {
-			this.inFlight++;
-			this.waitingForSlot.shift()?.();
-		}
+		return Math.floor(Math.min(this.inFlightLimit, this.maxInFlight));
 	}
 
 	private recordTaken(now: number): void {
@@ -235,7 +310,7 @@ export class AdaptiveThrottle implements SendThrottle {
 		this.rate = Math.max(MIN_RATE, this.cubicPeak * CUBIC_BETA);
 		this.cutAt = now;
 		this.sentAtCut = this.sent;
-		this.inFlightLimit = this.maxInFlight;
+		this.inFlightLimit = Infinity;
 		this.cuts++;
 		this.onCut(this.state());
 	}

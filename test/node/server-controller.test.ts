@@ -1,0 +1,273 @@
+/**
+ * The per-process controller of a server and credential, as a unit under jest's fake clock: turns in
+ * rotation across runs, the pause shared by every run, what a later run inherits, the cuts it logs,
+ * and when the registry forgets a controller.
+ */
+import type { Logger } from 'n8n-workflow';
+
+import type * as ControllerModule from '../../nodes/Inventory/transport/controller';
+import type * as ThrottleModule from '../../nodes/Inventory/transport/throttle';
+import { fromDist } from '../harness/engine';
+
+const { AdaptiveThrottle, FixedThrottle, ServerPause } = fromDist(
+	'./nodes/Inventory/transport/throttle.js',
+) as typeof ThrottleModule;
+const { CONTROLLER_IDLE_MS, ServerControllers } = fromDist(
+	'./nodes/Inventory/transport/controller.js',
+) as typeof ControllerModule;
+
+type Throttle = InstanceType<typeof AdaptiveThrottle>;
+type Lane = ReturnType<Throttle['openLane']>;
+
+interface LogLine {
+	message: string;
+	meta: Record<string, unknown>;
+}
+
+function captureLogger(): { logger: Logger; lines: LogLine[] } {
+	const lines: LogLine[] = [];
+	const log = (message: string, meta: Record<string, unknown> = {}) =>
+		lines.push({ message, meta });
+	return { logger: { debug: log, info: log, warn: log, error: log } as Logger, lines };
+}
+
+const TOKEN = 'inv_demo_full_access';
+
+beforeEach(() => jest.useFakeTimers({ now: 1_000_000 }));
+afterEach(() => jest.useRealTimers());
+
+/** Sends `count` attempts through the lane; each is answered as soon as it is sent. Records the sending order. */
+function sendAll(lane: Lane, name: string, count: number, order: string[]): Promise<void[]> {
+	return Promise.all(
+		Array.from({ length: count }, async () => {
+			const sendNumber = await lane.acquire();
+			order.push(name);
+			lane.release(sendNumber, 'answered');
+		}),
+	);
+}
+
+/** `answered` attempts, then one 429: the throttle measures what the server took and cuts to 0.7 of it. */
+async function learnRate(lane: Lane, answered: number): Promise<void> {
+	await sendAll(lane, 'learning', answered, []);
+	const sendNumber = await lane.acquire();
+	lane.release(sendNumber, 'throttled');
+}
+
+describe('AdaptiveThrottle shared by several runs', () => {
+	test('runs with attempts waiting get turns in rotation: two runs that arrive behind a large one wait one turn each, not behind its queue', async () => {
+		const throttle = new AdaptiveThrottle();
+		const importing = throttle.openLane(50);
+		const first = throttle.openLane(50);
+		const second = throttle.openLane(50);
+		// Everything queues behind a pause, then goes in the order the turns are given.
+		importing.pauseUntil(Date.now() + 1000);
+		const order: string[] = [];
+		const sending = Promise.all([
+			sendAll(importing, 'import', 30, order),
+			sendAll(first, 'first', 2, order),
+			sendAll(second, 'second', 2, order),
+		]);
+		await jest.advanceTimersByTimeAsync(1000);
+		await sending;
+
+		expect(order).toEqual([
+			'import',
+			'first',
+			'second',
+			'import',
+			'first',
+			'second',
+			...Array<string>(28).fill('import'),
+		]);
+	});
+
+	test("each run's Max Concurrency bounds its own attempts in flight; the others' turns go on", async () => {
+		const throttle = new AdaptiveThrottle();
+		const bounded = throttle.openLane(2);
+		const other = throttle.openLane(50);
+		const sent: string[] = [];
+		const take = (lane: Lane, name: string) =>
+			lane.acquire().then((sendNumber) => {
+				sent.push(name);
+				return sendNumber;
+			});
+		const boundedAttempts = [take(bounded, 'bounded'), take(bounded, 'bounded')];
+		const third = take(bounded, 'bounded');
+		const others = [take(other, 'other'), take(other, 'other')];
+		await jest.advanceTimersByTimeAsync(0);
+
+		expect(sent).toEqual(['bounded', 'bounded', 'other', 'other']);
+		bounded.release(await boundedAttempts[0], 'answered');
+		await jest.advanceTimersByTimeAsync(0);
+		expect(sent).toEqual(['bounded', 'bounded', 'other', 'other', 'bounded']);
+		for (const attempt of [boundedAttempts[1], third]) bounded.release(await attempt, 'answered');
+		for (const attempt of others) other.release(await attempt, 'answered');
+		expect(throttle.idle).toBe(false);
+		bounded.close();
+		other.close();
+		expect(throttle.idle).toBe(true);
+	});
+
+	test('a 429 cuts the rate once for the attempts sent before it, and the cut is reported', async () => {
+		const cuts: Array<{ ratePerSecond: number | undefined; cuts: number }> = [];
+		const throttle = new AdaptiveThrottle(new ServerPause(), (state) => cuts.push(state));
+		const lane = throttle.openLane(50);
+		await sendAll(lane, 'x', 20, []);
+		const [a, b] = await Promise.all([lane.acquire(), lane.acquire()]);
+		lane.release(a, 'throttled');
+		lane.release(b, 'throttled');
+
+		// 20 taken within the last second: CUBIC's peak 20/s, the rate 0.7 of it; the second 429 was sent before the cut.
+		expect(cuts).toEqual([expect.objectContaining({ ratePerSecond: 14, cuts: 1 })]);
+		expect(throttle.state()).toEqual(expect.objectContaining({ cuts: 1, throttled: 2 }));
+	});
+
+	test('a later run starts at the rate the last one found (the curve stood still while idle) and keeps probing upward', async () => {
+		const throttle = new AdaptiveThrottle();
+		const earlier = throttle.openLane(50);
+		await learnRate(earlier, 20);
+		expect(throttle.state().ratePerSecond).toBe(14);
+		earlier.close();
+
+		await jest.advanceTimersByTimeAsync(10 * 60 * 1000);
+		const later = throttle.openLane(50);
+		await sendAll(later, 'later', 1, []);
+		// Had the ten idle minutes counted, the curve would be far above the peak of 20/s.
+		expect(throttle.state().ratePerSecond).toBeCloseTo(14, 6);
+
+		// Paced at about 14/s, 300 answers take some 20 s: past CUBIC's K, beyond the old peak.
+		const sending = sendAll(later, 'later', 300, []);
+		await jest.advanceTimersByTimeAsync(60_000);
+		await sending;
+		expect(throttle.state().ratePerSecond as number).toBeGreaterThan(20);
+		expect(throttle.state().cuts).toBe(1);
+	});
+});
+
+describe("a 429's pause holds back every run to the server", () => {
+	test('automatic and fixed runs alike, whichever of them met the 429', async () => {
+		const pause = new ServerPause();
+		const throttle = new AdaptiveThrottle(pause);
+		const automatic = throttle.openLane(50);
+		const fixed = new FixedThrottle(pause);
+		fixed.pauseUntil(Date.now() + 5000);
+
+		const sent: string[] = [];
+		const attempts = [
+			automatic.acquire().then(() => sent.push('automatic')),
+			fixed.acquire().then(() => sent.push('fixed')),
+		];
+		await jest.advanceTimersByTimeAsync(4990);
+		expect(sent).toEqual([]);
+		await jest.advanceTimersByTimeAsync(20);
+		await Promise.all(attempts);
+		expect(sent.sort()).toEqual(['automatic', 'fixed']);
+	});
+});
+
+describe('ServerControllers: one per base URL and credential in the process', () => {
+	const connection = { baseUrl: 'https://inventory.example.com', token: TOKEN };
+	const fixed = { mode: 'fixed', concurrency: 5 } as const;
+
+	test('the same server and token share one controller; another token or server gets its own', () => {
+		const { logger, lines } = captureLogger();
+		const controllers = new ServerControllers();
+		const controller = controllers.controllerFor(connection, logger);
+
+		expect(controllers.controllerFor({ ...connection }, logger)).toBe(controller);
+		expect(controllers.controllerFor({ ...connection, token: 'inv_other' }, logger)).not.toBe(
+			controller,
+		);
+		expect(
+			controllers.controllerFor({ ...connection, baseUrl: 'https://eu.example.com' }, logger),
+		).not.toBe(controller);
+		expect(controllers.size).toBe(3);
+		expect(lines.map(({ message, meta }) => [message, meta])).toEqual([
+			[
+				'Inventory: rate controller created',
+				{ baseUrl: 'https://inventory.example.com', controllers: 1 },
+			],
+			[
+				'Inventory: rate controller created',
+				{ baseUrl: 'https://inventory.example.com', controllers: 2 },
+			],
+			['Inventory: rate controller created', { baseUrl: 'https://eu.example.com', controllers: 3 }],
+		]);
+	});
+
+	test('a controller nobody used for five minutes is forgotten on the next lookup, one still in use never', () => {
+		const { logger, lines } = captureLogger();
+		let now = 0;
+		const controllers = new ServerControllers(() => now);
+		const idle = controllers.controllerFor(connection, logger);
+		idle.openRun(fixed, logger).close();
+		const busy = controllers.controllerFor({ ...connection, token: 'inv_busy' }, logger);
+		const open = busy.openRun(fixed, logger);
+
+		now = CONTROLLER_IDLE_MS - 1;
+		controllers.forgetIdle(logger);
+		expect(controllers.size).toBe(2);
+
+		now = CONTROLLER_IDLE_MS;
+		expect(controllers.controllerFor({ ...connection, token: 'inv_busy' }, logger)).toBe(busy);
+		expect(controllers.size).toBe(1);
+		// The next lookup of the forgotten one starts afresh.
+		const fresh = controllers.controllerFor(connection, logger);
+		expect(fresh).not.toBe(idle);
+
+		now = 3 * CONTROLLER_IDLE_MS;
+		controllers.forgetIdle(logger);
+		expect(controllers.size).toBe(1);
+		open.close();
+		now = 4 * CONTROLLER_IDLE_MS - 1;
+		controllers.forgetIdle(logger);
+		expect(controllers.size).toBe(1);
+		now = 4 * CONTROLLER_IDLE_MS;
+		controllers.forgetIdle(logger);
+		expect(controllers.size).toBe(0);
+
+		expect(
+			lines
+				.filter(({ message }) => message === 'Inventory: idle rate controller forgotten')
+				.map(({ meta }) => [meta.baseUrl, meta.idleMs]),
+		).toEqual([
+			['https://inventory.example.com', CONTROLLER_IDLE_MS],
+			['https://inventory.example.com', 2 * CONTROLLER_IDLE_MS],
+			['https://inventory.example.com', CONTROLLER_IDLE_MS],
+		]);
+		expect(JSON.stringify(lines)).not.toContain('inv_');
+	});
+
+	test("runs share the controller's pause, rate and records; fixed runs are bounded by their Concurrency, automatic ones by twice their Max Concurrency", async () => {
+		const { logger, lines } = captureLogger();
+		const controllers = new ServerControllers();
+		const controller = controllers.controllerFor(connection, logger);
+		const automaticRun = controller.openRun({ mode: 'automatic', maxInFlight: 8 }, logger);
+		const fixedRun = controller.openRun(fixed, logger);
+		expect([automaticRun.maxActive, fixedRun.maxActive]).toEqual([16, 5]);
+		expect(fixedRun.records).toBe(automaticRun.records);
+
+		const sendNumber = await automaticRun.throttle.acquire();
+		automaticRun.throttle.release(sendNumber, 'throttled');
+		automaticRun.throttle.pauseUntil(Date.now() + 2000);
+		let sent = false;
+		const attempt = fixedRun.throttle.acquire().then(() => (sent = true));
+		await jest.advanceTimersByTimeAsync(1990);
+		expect(sent).toBe(false);
+		await jest.advanceTimersByTimeAsync(20);
+		await attempt;
+
+		automaticRun.close();
+		fixedRun.close();
+		expect(controller.idle).toBe(true);
+		expect(lines.map(({ message }) => message)).toEqual([
+			'Inventory: rate controller created',
+			'Inventory: rate limit answered, sending rate cut',
+			'Inventory: automatic concurrency settled',
+		]);
+		expect(lines[1].meta).toEqual(
+			expect.objectContaining({ baseUrl: connection.baseUrl, cuts: 1, throttled: 1 }),
+		);
+	});
+});
