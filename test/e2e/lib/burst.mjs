@@ -2,10 +2,23 @@
 // (one to-do), against the sandbox's token bucket at a 20 ms server: every call answered with its
 // own to-do, every to-do recorded once. The share of requests the sandbox answered 429 and the time
 // against N/R are measured and printed (figures, not asserted: timings belong in the bench).
+import { requestsSince } from './checks.mjs';
 import { lostAndDuplicated } from './recovery.mjs';
 import { postWebhook } from './queue.mjs';
 import { assertEqual, fmtMs } from './util.mjs';
 import { WEBHOOK_BURST_PATH } from './workflows.mjs';
+
+/** "created/429" for each second from `startedMs` on, from the sandbox's request log. */
+function perSecond(requests, startedMs) {
+	const bins = [];
+	for (const request of requests) {
+		const second = Math.max(0, Math.floor((request.startedAtMs - startedMs) / 1000));
+		while (bins.length <= second) bins.push({ created: 0, rateLimited: 0 });
+		if (request.status === 429) bins[second].rateLimited++;
+		else if (request.status === 201) bins[second].created++;
+	}
+	return bins.map((bin) => `${bin.created}/${bin.rateLimited}`).join(' ');
+}
 
 /** The seed's assets of the API token's organization (1001-1020). */
 const ASSETS = 20;
@@ -34,6 +47,7 @@ export async function webhookBurst({ sandbox, baseUrl, calls, rate, label, note 
 	}
 	const wallMs = Date.now() - started;
 	const { todos, counters } = await sandbox.state();
+	const requests = await requestsSince(sandbox, 0);
 	const figures = {
 		calls,
 		rate,
@@ -42,10 +56,11 @@ export async function webhookBurst({ sandbox, baseUrl, calls, rate, label, note 
 		requests: counters.requestsTotal,
 		rateLimited: counters.rateLimited,
 		slowestAnswerMs: Math.max(...answers.map((a) => a.ms)),
+		perSecond: perSecond(requests, started),
 	};
 	const share = figures.rateLimited / Math.max(1, figures.requests);
 	note(
-		`${label}: ${calls} webhook calls at once, R = ${rate}/s: ${figures.requests} requests, ${figures.rateLimited} answered 429 (${(share * 100).toFixed(1)} %), ${fmtMs(wallMs)} wall vs N/R ${fmtMs(figures.idealMs)} (${(wallMs / figures.idealMs).toFixed(2)}x), slowest answer ${fmtMs(figures.slowestAnswerMs)}`,
+		`${label}: ${calls} webhook calls at once, R = ${rate}/s: ${figures.requests} requests, ${figures.rateLimited} answered 429 (${(share * 100).toFixed(1)} %), ${fmtMs(wallMs)} wall vs N/R ${fmtMs(figures.idealMs)} (${(wallMs / figures.idealMs).toFixed(2)}x), slowest answer ${fmtMs(figures.slowestAnswerMs)}; created/429 per second: ${figures.perSecond}`,
 	);
 
 	const wrongAnswers = answers
