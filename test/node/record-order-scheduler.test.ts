@@ -144,3 +144,21 @@ test('with Continue On Fail (no stop), a failed item lets the rest of the run go
 	await run.done;
 	expect(locks.size).toBe(0);
 });
+
+test('a failure does not take the record from a later item already under way: the next run waits for it to finish', async () => {
+	const locks = new RecordLocks();
+	const started: string[] = [];
+	const failing = controlledRun('failing', ['P', 'Y'], { locks, started });
+	await settle();
+	const next = controlledRun('next', ['Y'], { locks, started });
+	await settle();
+	expect(started).toEqual(['failing:0', 'failing:1']);
+
+	await failing.finish(0, false);
+	expect(started).toEqual(['failing:0', 'failing:1']);
+	await failing.finish(1);
+	expect(started).toEqual(['failing:0', 'failing:1', 'next:0']);
+	await next.finish(0);
+	await Promise.all([failing.done, next.done]);
+	expect(locks.size).toBe(0);
+});

@@ -126,7 +126,8 @@ export async function runInRecordOrder(run: RecordOrderedRun): Promise<void> {
 	const ready = new IndexHeap();
 	/** Tickets of the items that hold their record or wait for it, by item. */
 	const tickets = new Map<number, RecordTicket>();
-	let active = 0;
+	/** Items started and not finished: they keep their records to the end, whatever fails meanwhile. */
+	const running = new Set<number>();
 	let firstFailure = Infinity;
 
 	/** Whether the item holds its record (or has none); else it now waits for it, outside the heap. */
@@ -145,7 +146,7 @@ export async function runInRecordOrder(run: RecordOrderedRun): Promise<void> {
 	/** Gives up the records of the items that will not start after a failure. */
 	const giveUpAfter = (failed: number) => {
 		for (const [index, ticket] of tickets) {
-			if (index > failed) {
+			if (index > failed && !running.has(index)) {
 				ticket.release();
 				tickets.delete(index);
 			}
@@ -155,13 +156,13 @@ export async function runInRecordOrder(run: RecordOrderedRun): Promise<void> {
 	let resolveDone: () => void = () => {};
 	const done = new Promise<void>((resolve) => (resolveDone = resolve));
 	const startWhatMay = () => {
-		while (active < maxActive && ready.size > 0 && (ready.peek() as number) < firstFailure) {
+		while (running.size < maxActive && ready.size > 0 && (ready.peek() as number) < firstFailure) {
 			const index = ready.pop() as number;
 			// A record is taken only when its item would start, so a run holds no more records than it works on.
 			if (!holdsRecord(index)) continue;
-			active++;
+			running.add(index);
 			const finished = (succeeded: boolean) => {
-				active--;
+				running.delete(index);
 				tickets.get(index)?.release();
 				tickets.delete(index);
 				if (!succeeded && stopAfterFailure && index < firstFailure) {
@@ -174,7 +175,7 @@ export async function runInRecordOrder(run: RecordOrderedRun): Promise<void> {
 			};
 			work(index).then(finished, () => finished(false));
 		}
-		if (active === 0 && tickets.size === 0) resolveDone();
+		if (running.size === 0 && tickets.size === 0) resolveDone();
 	};
 
 	const firstOfRecords: number[] = [];
