@@ -8,6 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { randomUUID } from 'node:crypto';
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 import {
 	inventoryNodeType,
@@ -161,7 +162,7 @@ export async function runExecutions(
 	const durationsMs: number[] = [];
 	const failedPerExecution = await Promise.all(
 		batches.map(async (items, i) => {
-			if (startAtMs[i]) await new Promise((resolve) => setTimeout(resolve, startAtMs[i]));
+			if (startAtMs[i]) await sleep(startAtMs[i]);
 			const t0 = performance.now();
 			const { failed } = await runNode(target, items, run);
 			durationsMs[i] = performance.now() - t0;

@@ -12,6 +12,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 import { packageRoot } from '../test/harness/engine';
 import {
@@ -23,7 +24,7 @@ import {
 	type ExecutionsResult,
 	type Target,
 } from './clients';
-import { fmt, measure, percentile, type Measure, type RunSpec } from './measure';
+import { fmt, measure, percentile, tokenBucket, type Measure, type RunSpec } from './measure';
 import type { ChildJob } from './process-child';
 import type { Sandbox } from './sandbox';
 
@@ -53,8 +54,6 @@ const ARRIVALS = { importItems: 2000, executions: 20, firstAtMs: 3000, everyMs: 
 const BACK_TO_BACK = { items: 1000, gapMs: 2000, rate: 150 };
 const PROCESSES = { counts: [2, 4], executionsEach: 100, itemsEach: 2, rate: 60 };
 
-const tokenBucket = (ratePerSecond: number) => ({ ratePerSecond, burst: ratePerSecond });
-const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
 const pct = (share: number) => `${fmt(share * 100)} %`;
 
 function spec(scenario: string, rate: number | null, extra: Partial<RunSpec> = {}): RunSpec {

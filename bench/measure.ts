@@ -129,6 +129,11 @@ function secondsTo(successes: number, requests: RecordedRequest[], startEpochMs:
 	return at === undefined ? NaN : (at - startEpochMs) / 1000;
 }
 
+/** The sandbox's token bucket at `ratePerSecond`, with a burst of one second's worth. */
+export function tokenBucket(ratePerSecond: number): RateLimitConfig {
+	return { ratePerSecond, burst: ratePerSecond };
+}
+
 /** Failures of the correctness check, collected over the whole bench (exit code 1 when any). */
 export const problems: string[] = [];
 

@@ -23,7 +23,6 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 
-import type { RateLimitConfig } from '../sandbox/src';
 import { packageRoot } from '../test/harness/engine';
 import {
 	intake,
@@ -43,6 +42,7 @@ import {
 	requestLatencies,
 	itemsPerSecondPivot,
 	table,
+	tokenBucket,
 	type Measure,
 	type RunSpec,
 	type SecondBin,
@@ -280,10 +280,6 @@ async function matrix(): Promise<void> {
 	print();
 	print(itemsPerSecondPivot(results.slice(matrixStart)));
 	print();
-}
-
-function tokenBucket(ratePerSecond: number): RateLimitConfig {
-	return { ratePerSecond, burst: ratePerSecond };
 }
 
 /** Automatic against a token bucket whose rate the node does not know; a few fixed values beside it. */
