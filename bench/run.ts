@@ -100,9 +100,13 @@ async function network(
 	return { sandbox, target: { baseUrl: proxy.baseUrl, certificate: sandbox.certificate } };
 }
 
-/** The TLS sandbox behind a proxy of its own (a base URL no earlier run of the node has used). */
-async function freshNetwork(rttMs: number) {
-	const { sandbox } = await network('tls', rttMs);
+/**
+ * The sandbox behind a proxy of its own: a base URL no earlier run of the node has used, so the
+ * node's per-process controller for it starts from nothing, as in a new n8n process (it is shared
+ * by every run in the process and forgotten only after minutes idle).
+ */
+async function freshNetwork(transport: Transport, rttMs: number) {
+	const { sandbox } = await network(transport, rttMs);
 	const proxy = await startProxyProcess(sandbox, rttMs);
 	return {
 		sandbox,
@@ -152,7 +156,7 @@ async function nodeRun(
 		perSecond?: boolean;
 	} = {},
 ): Promise<Measure> {
-	const { sandbox, target } = await network(transport, rttMs);
+	const { sandbox, target, stop } = await freshNetwork(transport, rttMs);
 	const result = await measure(
 		sandbox,
 		{
@@ -170,7 +174,7 @@ async function nodeRun(
 			return await runNode(target, items, run);
 		},
 		{ perSecond },
-	);
+	).finally(stop);
 	results.push(result);
 	return result;
 }
@@ -485,7 +489,7 @@ async function main(): Promise<void> {
 		if (PARTS.includes('errors')) await errors();
 		await executionScenarios(
 			{
-				freshNetwork,
+				freshNetwork: async (rttMs) => await freshNetwork('tls', rttMs),
 				record: (m) => void results.push(m),
 				verdict,
 				print,
