@@ -11,4 +11,6 @@ module.exports = {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }],
 	},
 	testTimeout: 60000,
+	// The suites load the package from dist/: a suite run alone after an edit rebuilds it first.
+	globalSetup: '<rootDir>/test/harness/fresh-dist.ts',
 };

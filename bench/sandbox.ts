@@ -1,5 +1,5 @@
 /**
- * The sandbox and the latency proxy, each in its own process (build/sandbox/src/cli.js,
+ * The sandbox and the latency proxy, each in its own process (sandbox/dist/cli.js,
  * build/bench/latency-proxy.js), so that their work does not share the event loop being measured.
  * The sandbox is driven through its /_sandbox endpoints.
  */
@@ -87,7 +87,7 @@ async function spawnAndRead(
 
 export async function startSandboxProcess(options: { tls?: boolean } = {}): Promise<Sandbox> {
 	benchSeedFile ??= writeBenchSeed();
-	const cli = join(packageRoot(), 'build', 'sandbox', 'src', 'cli.js');
+	const cli = join(packageRoot(), 'sandbox', 'dist', 'cli.js');
 	const { child, match } = await spawnAndRead(
 		[
 			cli,

@@ -123,6 +123,8 @@ export interface DemoOptions {
 	executionId?: string;
 	/** Where the summary goes; default console.log. */
 	print?: (line: string) => void;
+	/** The workflow, relative to the repository; default the example. The tests run saved copies of it in older node versions. */
+	workflowFile?: string;
 }
 
 function outputOf(run: IRun, node: string): IDataObject[] {
@@ -180,7 +182,8 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
 	const print = options.print ?? ((line: string) => console.log(line));
 	const apiToken = options.apiToken ?? DEMO_TOKEN;
 	const executionId = options.executionId ?? `demo-${randomUUID()}`;
-	const example = loadExampleWorkflow();
+	const workflowFile = options.workflowFile ?? EXAMPLE_FILE;
+	const example = loadExampleWorkflow(join(packageRoot(), workflowFile));
 	const purchases = purchasesOf(example);
 	const definition = inProcessWorkflow(example);
 	const expected = { acquisitions: purchases.length, todos: purchases.length, billing: 1 };
@@ -191,7 +194,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
 	try {
 		printIntro(print, {
 			workflowName: example.name,
-			exampleFile: EXAMPLE_FILE,
+			exampleFile: workflowFile,
 			baseUrl: sandbox.baseUrl,
 			apiToken,
 			executionId,

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm run n8n`: a local real n8n 2.x with this package installed (built, packed and installed the
 // way n8n installs community packages), the Inventory API sandbox running, an "Inventory sandbox"
-// credential and an example workflow imported, and the owner account set up. Prints the editor URL
-// and the login; runs until Ctrl+C.
+// credential, a workflow with the node for each operation and the procurement-intake example
+// imported, and the owner account set up. Prints the editor URL and the login; runs until Ctrl+C.
 //
 // `npm run dev` (this script with --watch) is n8n's own `n8n-node dev` loop on the pinned host: instead
 // of a packed tarball, this checkout is linked into the user folder's community nodes folder,
@@ -19,6 +19,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
+import { PROCUREMENT_WORKFLOW_ID, exampleWorkflows } from '../test/e2e/groups/examples.mjs';
 import { ensureHost } from '../test/e2e/lib/host.mjs';
 import { N8nInstance, OWNER } from '../test/e2e/lib/n8n.mjs';
 import {
@@ -113,7 +114,7 @@ await steps.run(
 		await n8n.importCredentials(
 			W.credentialJson({ baseUrl: sandbox.baseUrl, apiToken: API_TOKEN }),
 		);
-		await n8n.importWorkflow(W.editorWorkflow());
+		await n8n.importWorkflows([W.editorWorkflow(), ...exampleWorkflows()]);
 	},
 );
 await steps.run('n8n: start, owner set up', async () => {
@@ -126,6 +127,7 @@ console.log(`
   n8n ${host.version} with ${watch ? `this checkout linked (n8n-node dev: edits recompile, n8n reloads the node)` : path.basename(pack.tgz)} is running.
 
   Editor:      ${n8n.baseUrl}/workflow/${W.editorWorkflow().id}
+  Example:     ${n8n.baseUrl}/workflow/${PROCUREMENT_WORKFLOW_ID}  (examples/procurement-intake.workflow.json)
   Login:       ${OWNER.email} / ${OWNER.password}
   Credential:  "${W.CREDENTIAL.name}" (Inventory API, ${sandbox.baseUrl}, token ${API_TOKEN})
   Sandbox:     ${sandbox.baseUrl}  (inspect: curl -H 'Authorization: Bearer ${ADMIN_TOKEN}' ${sandbox.baseUrl}/_sandbox/state)

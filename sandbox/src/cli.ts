@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
- * npm run sandbox -- [--port 8080] [--host 127.0.0.1] [--seed file.json] [--admin-token T]
- *                     [--faults '<json>'] [--rate-limit R [--burst B]] [--tls [--cert-out FILE]]
- *                     [--quiet]
+ * n8n-nodes-inventory-sandbox [--port 8080] [--host 127.0.0.1] [--seed file.json] [--admin-token T]
+ *   [--faults '<json>'] [--rate-limit R [--burst B]] [--tls [--cert-out FILE]] [--quiet]
+ * (from a clone: npm run sandbox -- [options])
  */
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,10 +19,12 @@ import {
 
 const USAGE = `Inventory API sandbox (in-memory simulator; not the real service)
 
+Usage: n8n-nodes-inventory-sandbox [options]
+
 Options:
   --port N            port to listen on (default 8080; 0 = random)
   --host H            interface (default 127.0.0.1)
-  --seed FILE         seed JSON file (default sandbox/seed.json)
+  --seed FILE         seed JSON file (default: the seed.json that comes with the sandbox)
   --admin-token T     token for the /_sandbox endpoints (default $SANDBOX_ADMIN_TOKEN or sandbox-admin)
   --faults JSON       fault injection config, e.g. '{"serverErrorRate":0.2,"seed":7}'
   --rate-limit R      token-bucket rate limit: R requests per second per organization (default off)

@@ -33,7 +33,7 @@ export interface SandboxOptions {
 	host?: string;
 	/** Seed data object; wins over seedFile. */
 	seed?: SeedData;
-	/** Seed JSON file; default sandbox/seed.json. */
+	/** Seed JSON file; default the seed.json that comes with the sandbox (DEFAULT_SEED_FILE). */
 	seedFile?: string;
 	/** Token for the /_sandbox endpoints; default $SANDBOX_ADMIN_TOKEN or 'sandbox-admin'. */
 	adminToken?: string;

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 
@@ -13,11 +13,41 @@ import {
 import { INVENTORY_TYPE, inventoryNodeType, ITEMS_TYPE } from '../harness/engine';
 
 const root = join(__dirname, '..', '..');
+/** The node version new nodes get, which the examples show. */
+const NEWEST_VERSION = Math.max(...(inventoryNodeType.description.version as number[]));
+const TOOL_TYPE = `${INVENTORY_TYPE}Tool`;
+const EXAMPLES = readdirSync(join(root, 'examples')).filter((file) =>
+	file.endsWith('.workflow.json'),
+);
+/** Saved copies of the example in older node versions (test fixtures only: the examples show the newest). */
+const OLDER_VERSIONS = [1, 2].map((version) => ({
+	version,
+	file: join('test', 'fixtures', 'workflows', `procurement-intake.v${version}.workflow.json`),
+}));
+
+describe('the examples (examples/*.workflow.json)', () => {
+	test('use the Inventory node, and its tool, in the newest version, the one new nodes get', () => {
+		expect(EXAMPLES.sort()).toEqual([
+			'procurement-intake.workflow.json',
+			'purchase-email-agent.workflow.json',
+		]);
+		expect(NEWEST_VERSION).toBe(3);
+		expect(inventoryNodeType.description.defaultVersion).toBe(NEWEST_VERSION);
+		for (const file of EXAMPLES) {
+			const { nodes } = loadExampleWorkflow(join(root, 'examples', file));
+			const ours = nodes.filter((node) => node.type === INVENTORY_TYPE || node.type === TOOL_TYPE);
+			expect(ours.length).toBeGreaterThan(0);
+			expect(ours.map((node) => [file, node.name, node.typeVersion])).toEqual(
+				ours.map((node) => [file, node.name, NEWEST_VERSION]),
+			);
+		}
+	});
+});
 
 describe('example workflow (examples/procurement-intake.workflow.json)', () => {
 	const example = loadExampleWorkflow();
 
-	test('is an n8n workflow with fixed node ids, n8n nodes and our node at version 1', () => {
+	test('is an n8n workflow with fixed node ids, n8n nodes and our node in the newest version', () => {
 		expect(
 			Object.keys(
 				JSON.parse(readFileSync(join(root, 'examples/procurement-intake.workflow.json'), 'utf8')),
@@ -30,9 +60,9 @@ describe('example workflow (examples/procurement-intake.workflow.json)', () => {
 		expect(example.nodes.map((node) => [node.name, node.type, node.typeVersion])).toEqual([
 			['When clicking ‘Execute workflow’', 'n8n-nodes-base.manualTrigger', 1],
 			['Incoming purchases', 'n8n-nodes-base.code', 2],
-			['Record acquisition', INVENTORY_TYPE, 1],
-			['Create to-do', INVENTORY_TYPE, 1],
-			['Update billing', INVENTORY_TYPE, 1],
+			['Record acquisition', INVENTORY_TYPE, NEWEST_VERSION],
+			['Create to-do', INVENTORY_TYPE, NEWEST_VERSION],
+			['Update billing', INVENTORY_TYPE, NEWEST_VERSION],
 		]);
 		for (const node of example.nodes.filter((n) => n.type === INVENTORY_TYPE)) {
 			expect(node.credentials).toEqual({
@@ -195,4 +225,49 @@ describe('npm run demo (runDemo)', () => {
 		expect(again.first.applied).toBe(11);
 		expect(again.second.applied).toBe(0);
 	});
+});
+
+describe('the example saved in older node versions (test/fixtures/workflows) still runs', () => {
+	let sandbox: SandboxHandle;
+	beforeAll(async () => {
+		sandbox = await startSandbox({ port: 0, log: false });
+	});
+	afterAll(async () => await sandbox.close());
+	beforeEach(() => sandbox.reset());
+
+	test.each(OLDER_VERSIONS)(
+		"version $version: the example with only the Inventory nodes' version changed",
+		({ version, file }) => {
+			const example = loadExampleWorkflow();
+			const saved = loadExampleWorkflow(join(root, file));
+			expect(saved.nodes).toEqual(
+				example.nodes.map((node) =>
+					node.type === INVENTORY_TYPE ? { ...node, typeVersion: version } : node,
+				),
+			);
+			expect(saved.connections).toEqual(example.connections);
+		},
+	);
+
+	test.each(OLDER_VERSIONS)(
+		'version $version: applies the same 11 actions once, and the same execution again replays them',
+		async ({ file }) => {
+			const result = await runDemo({ sandbox, workflowFile: file, print: () => {} });
+			expect(result.problems).toEqual([]);
+			expect(result.first.requests.map((r) => [r.operation, r.status, r.replayed])).toEqual([
+				...Array(5).fill(['recordAcquisition', 201, false]),
+				...Array(5).fill(['createTodo', 201, false]),
+				['updateBilling', 200, false],
+			]);
+			expect(result.first.newRecords).toEqual({
+				acquisitions: 5,
+				todos: 5,
+				billingChanges: 1,
+				assetEvents: 5,
+				subscriptionEvents: 1,
+			});
+			expect([result.second.applied, result.second.replays]).toEqual([0, 11]);
+			expect(result.state.billingChanges.map((change) => change.after.license_count)).toEqual([30]);
+		},
+	);
 });

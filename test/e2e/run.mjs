@@ -12,7 +12,7 @@
 //      against a throttled sandbox
 //   6. the editor in headless Chromium: the node's forms for each operation and the credential,
 //      screenshots into .github/screenshots/
-// Steps 3-6 are the named groups in groups/ (headless.mjs, bulk-tls.mjs, retry.mjs, agent.mjs, webhook-burst.mjs, editor.mjs); this file sets up
+// Steps 3-6 are the named groups in groups/ (headless.mjs, examples.mjs, bulk-tls.mjs, retry.mjs, agent.mjs, webhook-burst.mjs, editor.mjs); this file sets up
 // what they share. Exits non-zero on any failure; prints the duration of each step.
 //
 // Environment: E2E_SKIP_BROWSER=1 skips step 6; E2E_KEEP=1 keeps the run's user folder;
@@ -26,6 +26,7 @@ import path from 'node:path';
 import { agent, agentWorkflows } from './groups/agent.mjs';
 import { bulkTls } from './groups/bulk-tls.mjs';
 import { editor } from './groups/editor.mjs';
+import { exampleWorkflows, examples } from './groups/examples.mjs';
 import { headless } from './groups/headless.mjs';
 import { retryExecution } from './groups/retry.mjs';
 import { webhookBurstRegular } from './groups/webhook-burst.mjs';
@@ -126,6 +127,7 @@ async function main() {
 			W.retryRateLimitWorkflow(),
 			W.retryFixWorkflow(),
 			W.editorWorkflow(),
+			...exampleWorkflows(),
 			W.webhookBurstWorkflow(),
 		]);
 	});
@@ -146,6 +148,7 @@ async function main() {
 
 	// ----- headless --------------------------------------------------------------------------
 	await headless({ n8n, sandbox }, check);
+	await examples({ n8n, sandbox }, check);
 	await bulkTls({ n8n }, check);
 
 	// n8n 1.x (E2E_HOST=n8n1): the headless part only (the REST API and editor checks are 2.x's).

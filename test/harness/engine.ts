@@ -18,6 +18,8 @@ import type {
 	INodeTypes,
 	IRun,
 	IRunExecutionData,
+	ITaskData,
+	ExecutionError,
 	IVersionedNodeType,
 	IWorkflowExecuteAdditionalData,
 	IWorkflowSettings,
@@ -234,6 +236,10 @@ export interface RunOptions {
 	mode?: 'manual' | 'trigger' | 'retry';
 	/** Resume this stored execution data, as n8n's "Retry execution" does. */
 	executionData?: IRunExecutionData;
+	/**
+	 * The execution retried: n8n 2.x gives it to the execution's lifecycle hooks (`hooks.retryOf`, in
+	 * additionalData); n8n 1.x's hooks do not hold it, which a retry without it reproduces.
+	 */
 	retryOf?: string;
 }
 
@@ -272,6 +278,23 @@ function startingExecutionData(workflow: Workflow): IRunExecutionData {
 	} as unknown as IRunExecutionData;
 }
 
+function workflowOf(definition: WorkflowDefinition): Workflow {
+	return new Workflow({
+		id: definition.id ?? 'wf-test',
+		name: 'Test workflow',
+		nodes: definition.nodes,
+		connections: definition.connections,
+		active: false,
+		nodeTypes: new FixtureNodeTypes(),
+		settings: definition.settings ?? {},
+	});
+}
+
+/** The execution data n8n stores when a new execution starts, before any node runs. */
+export function storedAtStart(definition: WorkflowDefinition): IRunExecutionData {
+	return startingExecutionData(workflowOf(definition));
+}
+
 /** Executes a workflow to its end; resolves to n8n's IRun (run data, status, errors). */
 export async function runWorkflow(
 	definition: WorkflowDefinition,
@@ -291,15 +314,7 @@ export async function runWorkflow(
 		createdAt: new Date(),
 		updatedAt: new Date(),
 	};
-	const workflow = new Workflow({
-		id: workflowData.id,
-		name: workflowData.name,
-		nodes: definition.nodes,
-		connections: definition.connections,
-		active: false,
-		nodeTypes: new FixtureNodeTypes(),
-		settings: definition.settings ?? {},
-	});
+	const workflow = workflowOf(definition);
 
 	const hooks = new ExecutionLifecycleHooks(mode, executionId, workflowData, options.retryOf);
 	let resolveFinished: (run: IRun) => void = () => {};
@@ -339,25 +354,69 @@ export async function runWorkflow(
 }
 
 /**
- * n8n's "Retry execution" (ExecutionService.retry in the n8n CLI): the stored execution data is run
- * again under a new execution id, with the failed node's last (error) run removed so it runs anew.
+ * What n8n keeps of an execution killed while `crashed` ran (regular mode; n8n 2.40.7's
+ * ExecutionRecoveryService.amend, at the next start): the data it stored when the execution started
+ * and, from the event log, a run for each node that started and has no run data yet: placeholder
+ * data for those that finished, an error for the one that did not, which becomes the last node
+ * executed. Nothing the nodes set while running is kept, custom data included.
  */
-export async function retryExecution(
-	definition: WorkflowDefinition,
-	failed: IRun,
-	options: Omit<RunOptions, 'executionData' | 'mode' | 'retryOf'> & { failedExecutionId: string },
-): Promise<IRun> {
-	const executionData = deepCopy(failed.data);
+export function storedAfterCrash(
+	storedAtStart: IRunExecutionData,
+	started: { finished: string[]; crashed: string },
+): Pick<IRun, 'data'> {
+	const data = deepCopy(storedAtStart);
+	const runData = data.resultData.runData;
+	const base = { startTime: Date.now(), executionIndex: 0, source: [null] };
+	for (const name of started.finished) {
+		if (runData[name] !== undefined) continue;
+		const recovered = [{ json: { isArtificialRecoveredEventItem: true } }];
+		runData[name] = [
+			{ ...base, executionTime: 1, executionStatus: 'success', data: { main: [recovered] } },
+		];
+		data.resultData.lastNodeExecuted = name;
+	}
+	if (runData[started.crashed] === undefined) {
+		const error = new Error('Node crashed, possible out-of-memory issue');
+		runData[started.crashed] = [
+			{ ...base, executionTime: 0, executionStatus: 'crashed', error } as ITaskData,
+		];
+		data.resultData.error = new Error(
+			'Workflow did not finish, possible out-of-memory issue',
+		) as ExecutionError;
+		data.resultData.lastNodeExecuted = started.crashed;
+	}
+	return { data };
+}
+
+/**
+ * The data n8n's "Retry execution" (ExecutionService.retry in the n8n CLI) runs, and stores as the
+ * retry's data when it starts: the stored data of the retried execution, with the failed node's last
+ * (error) run removed so that it runs anew.
+ */
+export function retryStartData(retried: Pick<IRun, 'data'>): IRunExecutionData {
+	const executionData = deepCopy(retried.data);
 	const { lastNodeExecuted } = executionData.resultData;
 	if (lastNodeExecuted) {
 		delete executionData.resultData.error;
 		const runs = executionData.resultData.runData[lastNodeExecuted];
 		if (runs?.length && runs[runs.length - 1].error !== undefined) runs.pop();
 	}
+	return executionData;
+}
+
+/**
+ * n8n's "Retry execution": the retried execution's data is run again under a new execution id, in
+ * mode "retry", with the retried execution's id as the lifecycle hooks' `retryOf`.
+ */
+export async function retryExecution(
+	definition: WorkflowDefinition,
+	failed: Pick<IRun, 'data'>,
+	options: Omit<RunOptions, 'executionData' | 'mode' | 'retryOf'> & { failedExecutionId: string },
+): Promise<IRun> {
 	return await runWorkflow(definition, {
 		...options,
 		mode: 'retry',
-		executionData,
+		executionData: retryStartData(failed),
 		retryOf: options.failedExecutionId,
 	});
 }

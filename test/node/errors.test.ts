@@ -145,6 +145,27 @@ describe('API errors become NodeApiErrors a user can act on', () => {
 		expect(sandbox.requests().map(({ status }) => status)).toEqual([429, 429, 429]);
 	});
 
+	test.each([
+		['version 3 with automatic concurrency names Max Concurrency', 3, {}, 'Max Concurrency'],
+		['version 3 with a fixed Concurrency names Concurrency', 3, { concurrency: 2 }, 'Concurrency'],
+		['version 2 names Concurrency', 2, {}, 'Concurrency'],
+	])('429 advice in %s', async (_case, typeVersion, options, option) => {
+		const { sandbox } = env;
+		sandbox.setFaults({
+			rateLimit: { requests: 0, windowMs: 600_000, retryAfterSeconds: 1 },
+			maxFaultsPerKey: 10,
+		});
+		const run = await runInventory(
+			sandbox,
+			[{}],
+			{ ...createTodo, options: { ...options, maxRetries: 0 } },
+			{ node: { typeVersion } },
+		);
+		expect(runError(run).description).toBe(
+			`Lower the node's ${option} option or raise Max Retries / Max Retry Wait in its options. The API asked to wait 1 s.`,
+		);
+	});
+
 	test('a rate limit asking to wait longer than Max Retry Wait fails at once', async () => {
 		const { sandbox } = env;
 		sandbox.setFaults({ rateLimit: { requests: 0, windowMs: 600_000, retryAfterSeconds: 120 } });
@@ -180,6 +201,32 @@ describe('API errors become NodeApiErrors a user can act on', () => {
 			),
 			httpCode: null,
 		});
+		expect(runError(run).description).toMatch(
+			/ and the network between n8n and the service\. Nothing was sent to the Inventory API; a retry sends the same Idempotency-Key \([0-9a-f-]{36}\)\.$/,
+		);
+	});
+
+	test('a response lost after the request was sent says it may have been applied, and the key replays it', async () => {
+		const { sandbox } = env;
+		sandbox.setFaults({ dropAfterApplyRate: 1 });
+		const run = await runInventory(sandbox, [{}], {
+			...createTodo,
+			options: { maxRetries: 0 },
+		});
+		const [request] = sandbox.requests();
+		expect(runError(run)).toEqual({
+			message: 'No answer from the Inventory API after 0 retries: the connection was reset',
+			description: expect.stringMatching(/^Network failure ECONNRESET\. Check the Base URL/),
+			httpCode: null,
+		});
+		expect(runError(run).description).toMatch(
+			new RegExp(
+				` The request may have reached the API and been applied\\. The same Idempotency-Key \\(${request.key}\\) replays it, so Retry On Fail or Retry execution is safe: it never creates a second record\\.$`,
+			),
+		);
+		expect(runError(run).description).not.toContain('Nothing was');
+		// It was applied indeed: the to-do exists although the node got no answer.
+		expect(sandbox.state().todos.map(({ name }) => name)).toEqual(['Label']);
 	});
 
 	test('401, 403, 404, 409 and 422 are never retried', async () => {

@@ -8,16 +8,21 @@ import {
 	INVENTORY_TYPE,
 	instanceId,
 	inventoryWorkflow,
+	itemsNode,
 	ITEMS_TYPE,
 	nodeOutput,
 	retryExecution,
+	retryStartData,
 	runWorkflow,
+	storedAfterCrash,
+	storedAtStart,
 	type WorkflowDefinition,
 } from '../harness/engine';
 import { idempotencyHelpers } from './package-modules';
 import { keysSent, runError, runInventory, useSandbox, UUID_V5 } from './util';
 
-const { deriveIdempotencyKey, IDEMPOTENCY_NAMESPACE, uuidV5 } = idempotencyHelpers;
+const { deriveIdempotencyKey, IDEMPOTENCY_NAMESPACE, ROOT_EXECUTION_DATA_KEY, uuidV5 } =
+	idempotencyHelpers;
 
 const env = useSandbox();
 
@@ -205,6 +210,188 @@ describe('Retry execution', () => {
 	});
 });
 
+describe('Retry of an execution killed while the node ran', () => {
+	const assets = (count: number) =>
+		Array.from({ length: count }, (_, index) => ({ asset: 1001 + index }));
+	/** The keys the node derives for the first `count` items of a run with this root execution. */
+	const keysOf = (rootExecutionId: string, count: number, runIndex = 0) =>
+		Array.from({ length: count }, (_, itemIndex) =>
+			deriveIdempotencyKey({
+				instanceId: instanceId(),
+				workflowId: 'wf-test',
+				rootExecutionId,
+				nodeId: 'inventory-node-1',
+				runIndex,
+				itemIndex,
+			}),
+		);
+	const rootRecorded = (run: { data: { resultData: { metadata?: Record<string, string> } } }) =>
+		run.data.resultData.metadata?.[ROOT_EXECUTION_DATA_KEY];
+	const createdAssets = () => env.sandbox.state().todos.map(({ asset_id }) => asset_id);
+
+	/**
+	 * Runs `execution` until the sandbox's rate limit (`created` requests) stops the node, standing in
+	 * for n8n killed at that point; returns what n8n keeps of it (its data when it started, amended).
+	 */
+	async function crashAfter(created: number, execution: () => Promise<unknown>) {
+		env.sandbox.setFaults({ rateLimit: { requests: created, windowMs: 600_000 } });
+		await execution();
+		env.sandbox.setFaults(null);
+	}
+
+	test('derives the keys of the killed execution: what it created is replayed, the rest created', async () => {
+		const { sandbox } = env;
+		const workflow = inventoryWorkflow(assets(3), { ...createTodo, options: { maxRetries: 0 } });
+		const credentials = { baseUrl: sandbox.baseUrl, apiToken: TOKENS.fullAccess };
+		await crashAfter(2, () => runWorkflow(workflow, { credentials, executionId: 'exec-killed' }));
+		expect(createdAssets()).toEqual([1001, 1002]);
+		const killed = storedAfterCrash(storedAtStart(workflow), {
+			finished: ['Items'],
+			crashed: 'Inventory',
+		});
+		expect(rootRecorded(killed)).toBeUndefined();
+
+		const retried = await retryExecution(workflow, killed, {
+			credentials,
+			failedExecutionId: 'exec-killed',
+			executionId: 'exec-retry',
+		});
+		expect(retried.status).toBe('success');
+		const retryRequests = sandbox.requests().slice(3);
+		expect(retryRequests.map(({ key }) => key)).toEqual(keysOf('exec-killed', 3));
+		expect(retryRequests.map(({ replayed }) => replayed)).toEqual([true, true, false]);
+		expect(createdAssets()).toEqual([1001, 1002, 1003]);
+		expect(rootRecorded(retried)).toBe('exec-killed');
+	});
+
+	test("a retry killed in turn keeps the first execution's keys when that one had recorded them", async () => {
+		const { sandbox } = env;
+		const workflow = inventoryWorkflow(assets(4), { ...createTodo, options: { maxRetries: 0 } });
+		const credentials = { baseUrl: sandbox.baseUrl, apiToken: TOKENS.fullAccess };
+		sandbox.setFaults({ rateLimit: { requests: 1, windowMs: 600_000 } });
+		const failed = await runWorkflow(workflow, { credentials, executionId: 'exec-original' });
+		expect(failed.status).toBe('error');
+		expect(rootRecorded(failed)).toBe('exec-original');
+		await crashAfter(2, () =>
+			retryExecution(workflow, failed, {
+				credentials,
+				failedExecutionId: 'exec-original',
+				executionId: 'exec-retry-1',
+			}),
+		);
+		expect(createdAssets()).toEqual([1001, 1002]);
+		const killedRetry = storedAfterCrash(retryStartData(failed), {
+			finished: [],
+			crashed: 'Inventory',
+		});
+
+		const retried = await retryExecution(workflow, killedRetry, {
+			credentials,
+			failedExecutionId: 'exec-retry-1',
+			executionId: 'exec-retry-2',
+		});
+		expect(retried.status).toBe('success');
+		const lastRequests = sandbox.requests().slice(-4);
+		expect(lastRequests.map(({ key }) => key)).toEqual(keysOf('exec-original', 4));
+		expect(lastRequests.map(({ replayed }) => replayed)).toEqual([true, true, false, false]);
+		expect(createdAssets()).toEqual([1001, 1002, 1003, 1004]);
+		expect(rootRecorded(retried)).toBe('exec-original');
+	});
+
+	test('a killed retry of a killed execution: its retry cannot see the first one and creates again', async () => {
+		const { sandbox } = env;
+		const workflow = inventoryWorkflow(assets(3), { ...createTodo, options: { maxRetries: 0 } });
+		const credentials = { baseUrl: sandbox.baseUrl, apiToken: TOKENS.fullAccess };
+		await crashAfter(1, () => runWorkflow(workflow, { credentials, executionId: 'exec-killed' }));
+		const killed = storedAfterCrash(storedAtStart(workflow), {
+			finished: ['Items'],
+			crashed: 'Inventory',
+		});
+		await crashAfter(2, () =>
+			retryExecution(workflow, killed, {
+				credentials,
+				failedExecutionId: 'exec-killed',
+				executionId: 'exec-retry-1',
+			}),
+		);
+		expect(createdAssets()).toEqual([1001, 1002]);
+		const killedRetry = storedAfterCrash(retryStartData(killed), {
+			finished: ['Items'],
+			crashed: 'Inventory',
+		});
+		expect(rootRecorded(killedRetry)).toBeUndefined();
+
+		const retried = await retryExecution(workflow, killedRetry, {
+			credentials,
+			failedExecutionId: 'exec-retry-1',
+			executionId: 'exec-retry-2',
+		});
+		expect(retried.status).toBe('success');
+		expect(
+			sandbox
+				.requests()
+				.slice(-3)
+				.map(({ key }) => key),
+		).toEqual(keysOf('exec-retry-1', 3));
+		expect(createdAssets()).toEqual([1001, 1002, 1001, 1002, 1003]);
+	});
+
+	test('n8n killed in a later node: the Retry runs the workflow again from its trigger, the node as its run 1, and creates again', async () => {
+		const { sandbox } = env;
+		const workflow = inventoryWorkflow(assets(2), { ...createTodo, options: { maxRetries: 0 } });
+		workflow.nodes.push({ ...itemsNode([{ done: true }]), id: 'later-node', name: 'Later' });
+		workflow.connections.Inventory = { main: [[{ node: 'Later', type: 'main', index: 0 }]] };
+		const credentials = { baseUrl: sandbox.baseUrl, apiToken: TOKENS.fullAccess };
+		await runWorkflow(workflow, { credentials, executionId: 'exec-killed' });
+		const killed = storedAfterCrash(storedAtStart(workflow), {
+			finished: ['Items', 'Inventory'],
+			crashed: 'Later',
+		});
+
+		const retried = await retryExecution(workflow, killed, {
+			credentials,
+			failedExecutionId: 'exec-killed',
+			executionId: 'exec-retry',
+		});
+		expect(retried.status).toBe('success');
+		expect(retried.data.resultData.runData.Inventory).toHaveLength(2);
+		expect(
+			sandbox
+				.requests()
+				.slice(2)
+				.map(({ key }) => key),
+		).toEqual(keysOf('exec-killed', 2, 1));
+		expect(createdAssets()).toEqual([1001, 1002, 1001, 1002]);
+	});
+
+	test("without n8n's retryOf (n8n 1.x) the retry keys itself by its own id, as before, without an error", async () => {
+		const { sandbox } = env;
+		const workflow = inventoryWorkflow(assets(3), { ...createTodo, options: { maxRetries: 0 } });
+		const credentials = { baseUrl: sandbox.baseUrl, apiToken: TOKENS.fullAccess };
+		await crashAfter(2, () => runWorkflow(workflow, { credentials, executionId: 'exec-killed' }));
+		const killed = storedAfterCrash(storedAtStart(workflow), {
+			finished: ['Items'],
+			crashed: 'Inventory',
+		});
+
+		const retried = await runWorkflow(workflow, {
+			credentials,
+			mode: 'retry',
+			executionData: retryStartData(killed),
+			executionId: 'exec-retry',
+		});
+		expect(retried.status).toBe('success');
+		expect(
+			sandbox
+				.requests()
+				.slice(3)
+				.map(({ key }) => key),
+		).toEqual(keysOf('exec-retry', 3));
+		expect(createdAssets()).toEqual([1001, 1002, 1001, 1002, 1003]);
+		expect(rootRecorded(retried)).toBe('exec-retry');
+	});
+});
+
 describe('the Idempotency Key option', () => {
 	test('sends a UUID as is', async () => {
 		const { sandbox } = env;
@@ -251,5 +438,29 @@ describe('the Idempotency Key option', () => {
 		]);
 		expect(sandbox.state().todos).toHaveLength(2);
 		expect(sandbox.state().acquisitions).toHaveLength(1);
+	});
+
+	test('a value that is not text fails its item with the field named, and nothing is sent', async () => {
+		const { sandbox } = env;
+		const run = await runInventory(sandbox, [{ asset: 1001, submission: { id: 7 } }], {
+			...createTodo,
+			options: { idempotencyKey: '={{ $json.submission }}' },
+		});
+		expect(runError(run)).toEqual({
+			message: 'Idempotency Key must be text, got an object [item 0]',
+			description:
+				'Parameter "idempotencyKey". Nothing was sent to the Inventory API for this item.',
+			httpCode: undefined,
+		});
+		expect(sandbox.requests()).toEqual([]);
+	});
+
+	test('a number is taken as its text', async () => {
+		const { sandbox } = env;
+		await runInventory(sandbox, [{ asset: 1001, submission: 4711 }], {
+			...createTodo,
+			options: { idempotencyKey: '={{ $json.submission }}' },
+		});
+		expect(keysSent(sandbox)).toEqual([uuidV5('business\nPOST\n/api/v1/assets/1001/todos\n4711')]);
 	});
 });

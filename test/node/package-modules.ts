@@ -4,6 +4,9 @@
  */
 import type * as CredentialModule from '../../credentials/InventoryApi.credentials';
 import type * as IdempotencyHelpers from '../../nodes/Inventory/helpers/idempotency';
+import type * as TransportErrors from '../../nodes/Inventory/transport/errors';
+import type * as TransportFailures from '../../nodes/Inventory/transport/failures';
+import type * as TransportRetry from '../../nodes/Inventory/transport/retry';
 import { fromDist } from '../harness/engine';
 
 export const credentialModule = fromDist(
@@ -13,3 +16,15 @@ export const credentialModule = fromDist(
 export const idempotencyHelpers = fromDist(
 	'./nodes/Inventory/helpers/idempotency.js',
 ) as typeof IdempotencyHelpers;
+
+export const transportFailures = fromDist(
+	'./nodes/Inventory/transport/failures.js',
+) as typeof TransportFailures;
+
+export const transportErrors = fromDist(
+	'./nodes/Inventory/transport/errors.js',
+) as typeof TransportErrors;
+
+export const transportRetry = fromDist(
+	'./nodes/Inventory/transport/retry.js',
+) as typeof TransportRetry;

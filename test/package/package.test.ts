@@ -161,6 +161,17 @@ describe('the GitHub workflows', () => {
 		expect(manifest.scripts.release).toBe('n8n-node release');
 	});
 
+	test('publish also publishes the sandbox package from sandbox/, with the same version and provenance', () => {
+		const publish = readFileSync(workflows[1], 'utf8');
+		const sandboxStep = publish.slice(publish.indexOf('- name: Publish the sandbox'));
+		expect(sandboxStep).toMatch(/^ {8}working-directory: sandbox$/m);
+		expect(sandboxStep).toContain(
+			`npm pkg set version="$(node -p "require('../package.json').version")"`,
+		);
+		expect(sandboxStep).toContain('npm publish --provenance --access public');
+		expect(publish.indexOf('npm run release')).toBeLessThan(publish.indexOf(sandboxStep));
+	});
+
 	test('CI runs lint, build and the tests on pull requests', () => {
 		const ci = readFileSync(workflows[0], 'utf8');
 		expect(ci).toMatch(/^on:\n {2}pull_request:$/m);

@@ -1,4 +1,6 @@
-import { collection, integerField, variant } from '../helpers/fields';
+import { collection, integerField, textField, variant, type Field } from '../helpers/fields';
+import type { ItemInput } from '../helpers/itemInput';
+import type { RetryPolicy, Sending } from '../transport';
 
 const UP_TO_VERSION_2 = { show: { '@version': [{ _cnd: { lte: 2 } }] } };
 const FROM_VERSION_3 = { show: { '@version': [{ _cnd: { gte: 3 } }] } };
@@ -79,15 +81,39 @@ export const runOptions = {
 	}),
 };
 
+/** Read per item: the business identity of the item's action. */
+export const idempotencyKeyOption = textField({
+	displayName: 'Idempotency Key',
+	name: 'idempotencyKey',
+	// Any length: what is sent is a UUID derived from it.
+	maxLength: Number.POSITIVE_INFINITY,
+	placeholder: 'e.g. {{ $json.submissionId }}',
+	description: 'Leave empty to derive the key from the workflow, execution, node and item',
+	hint: 'Retries replay instead of duplicating. Set a business identifier (e.g. an intake form submission ID) to make the action happen once per that identifier, across executions. A UUID is sent as is; any other text is turned into a UUID with the operation and record.',
+});
+
 export const options = collection('options', 'Options', 'Add Option', [
 	...Object.values(runOptions),
-	{
-		displayName: 'Idempotency Key',
-		name: 'idempotencyKey',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. {{ $json.submissionId }}',
-		description: 'Leave empty to derive the key from the workflow, execution, node and item',
-		hint: 'Retries replay instead of duplicating. Set a business identifier (e.g. an intake form submission ID) to make the action happen once per that identifier, across executions. A UUID is sent as is; any other text is turned into a UUID with the operation and record.',
-	},
+	idempotencyKeyOption,
 ]);
+
+/** The run's sending mode and retry policy, from the options of the first item; an option not set takes its default. */
+export function readRunOptions(input: ItemInput): { sending: Sending; policy: RetryPolicy } {
+	const options = input.collection('options');
+	const read = (field: Field) =>
+		(input.value(field, options[field.parameter]) ?? field.property.default) as number;
+	const automatic =
+		input.nodeVersion >= 3 && options[runOptions.concurrency.parameter] === undefined;
+	return {
+		sending: automatic
+			? { mode: 'automatic', maxInFlight: read(runOptions.maxConcurrency) }
+			: { mode: 'fixed', concurrency: read(runOptions.concurrency) },
+		policy: {
+			maxRetries: read(runOptions.maxRetries),
+			baseDelayMs: read(runOptions.retryDelay),
+			maxDelayMs: read(runOptions.maxRetryWait),
+			timeoutMs: read(runOptions.timeout),
+			concurrencyOption: (automatic ? runOptions.maxConcurrency : runOptions.concurrency).label,
+		},
+	};
+}

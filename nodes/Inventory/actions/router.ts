@@ -4,7 +4,6 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { chooseIdempotencyKey, runIdentity } from '../helpers/idempotency';
 import { ItemInput } from '../helpers/itemInput';
 import { runInRecordOrder } from '../helpers/recordOrder';
-import { readRunOptions } from '../helpers/runOptions';
 import { compactForAgent, isToolVariant } from '../helpers/toolMode';
 import {
 	openConnection,
@@ -14,21 +13,24 @@ import {
 } from '../transport';
 import * as asset from './asset/Asset.resource';
 import type { InventoryOperation, OperationMap, Resource } from './node.type';
+import { idempotencyKeyOption, readRunOptions } from './options.description';
 import * as subscription from './subscription/Subscription.resource';
 
 const operations: OperationMap = {
-	asset: { createTodo: asset.createTodo, recordAcquisition: asset.recordAcquisition },
-	subscription: { updateBilling: subscription.updateBilling },
+	asset: asset.operations,
+	subscription: subscription.operations,
 };
+
+/** A map's own entry; a name such as "toString" is no entry. */
+const own = <T>(map: Partial<Record<string, T>> | undefined, name: string): T | undefined =>
+	map && Object.hasOwn(map, name) ? map[name] : undefined;
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as Resource;
 	const operationName = this.getNodeParameter('operation', 0) as string;
 	// The parameters may hold values the map does not know (an older workflow, a typo in JSON).
-	const operationsOfResource: Partial<Record<string, InventoryOperation>> | undefined =
-		operations[resource];
-	const operation = operationsOfResource?.[operationName];
+	const operation = own<InventoryOperation>(own(operations, resource), operationName);
 	if (!operation) {
 		throw new NodeOperationError(
 			this.getNode(),
@@ -51,10 +53,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const requests = items.map(
 		(_, itemIndex): InventoryRequest | NodeOperationError | NodeApiError => {
 			try {
-				const request = operation.buildRequest(new ItemInput(this, itemIndex));
-				const businessKey = this.getNodeParameter('options.idempotencyKey', itemIndex, '');
+				const input = new ItemInput(this, itemIndex);
+				const request = operation.buildRequest(input);
 				const idempotencyKey = chooseIdempotencyKey(
-					businessKey,
+					input.option(idempotencyKeyOption),
 					{ ...identity, itemIndex },
 					request,
 				);

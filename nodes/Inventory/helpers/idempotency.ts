@@ -106,17 +106,40 @@ interface ExecutionCustomData {
 }
 
 /**
- * The execution whose keys this run uses. The first execution records its own id in the execution's
- * custom data; n8n's "Retry execution" copies that data into the retry, so a retry reuses the keys of
- * the original execution and replays what it already created instead of creating it again.
+ * The execution a retried execution retries, or undefined. n8n offers nodes no interface for it: in
+ * n8n 2.x the execution's lifecycle hooks, in the context's `additionalData`, carry it as `retryOf`
+ * (the id of the execution retried, set for mode "retry" only, in regular mode and on queue workers).
+ * This is an internal value, so it is read defensively: anything missing or of another shape (n8n
+ * 1.x, whose hooks do not hold it, or a future n8n that moves it) gives undefined, and the node keys
+ * the retry as it did before. The e2e suite's regular-mode crash check fails if n8n moves it.
+ */
+function retriedExecutionId(context: IExecuteFunctions): string | undefined {
+	if (context.getMode() !== 'retry') return undefined;
+	const { additionalData } = context as unknown as { additionalData?: unknown };
+	if (typeof additionalData !== 'object' || additionalData === null) return undefined;
+	const { hooks } = additionalData as { hooks?: unknown };
+	if (typeof hooks !== 'object' || hooks === null) return undefined;
+	const { retryOf } = hooks as { retryOf?: unknown };
+	return typeof retryOf === 'string' && retryOf !== '' ? retryOf : undefined;
+}
+
+/**
+ * The execution whose keys this run uses, recorded in the execution's custom data so that later
+ * retries find it. The first execution uses its own id. n8n's "Retry execution" runs the stored data
+ * of the execution it retries, custom data included, so a retry finds the root there when the
+ * original saved it; an original killed while the node ran never saved it, and then the execution
+ * being retried is the root: its keys are the ones it used.
  */
 function resolveRootExecutionId(
 	customData: ExecutionCustomData | undefined,
 	currentExecutionId: string | undefined,
+	retryOf: string | undefined,
 ): string {
 	const recorded = customData?.get(ROOT_EXECUTION_DATA_KEY);
 	if (typeof recorded === 'string' && recorded !== '') return recorded;
-	const root = currentExecutionId && currentExecutionId !== '' ? currentExecutionId : randomUUID();
+	const root =
+		retryOf ??
+		(currentExecutionId && currentExecutionId !== '' ? currentExecutionId : randomUUID());
 	customData?.set(ROOT_EXECUTION_DATA_KEY, root);
 	return root;
 }
@@ -128,7 +151,11 @@ export function runIdentity(context: IExecuteFunctions): Omit<ItemIdentity, 'ite
 		inProcessToolCall: isInProcessToolCall(context),
 		instanceId: context.getInstanceId(),
 		workflowId: String(context.getWorkflow().id ?? ''),
-		rootExecutionId: resolveRootExecutionId(proxy.$execution?.customData, context.getExecutionId()),
+		rootExecutionId: resolveRootExecutionId(
+			proxy.$execution?.customData,
+			context.getExecutionId(),
+			retriedExecutionId(context),
+		),
 		nodeId: context.getNode().id,
 		runIndex: Number(proxy.$runIndex ?? 0),
 	};

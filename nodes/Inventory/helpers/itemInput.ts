@@ -50,6 +50,14 @@ export class ItemInput {
 		return this.context.getNodeParameter(field.parameter, this.itemIndex, '');
 	}
 
+	/** A field of the Options collection, checked. */
+	option(field: Field): RequestValue | undefined {
+		return this.value(
+			field,
+			this.context.getNodeParameter(`options.${field.parameter}`, this.itemIndex, ''),
+		);
+	}
+
 	/** A collection parameter ("additionalFields", "options"); empty when not set. */
 	collection(name: string): IDataObject {
 		const value = this.context.getNodeParameter(name, this.itemIndex, {});

@@ -2,7 +2,6 @@ import type { Logger } from 'n8n-workflow';
 import { createHash } from 'node:crypto';
 
 import { RecordLocks } from '../helpers/recordOrder';
-import type { Sending } from '../helpers/runOptions';
 import type { InventoryConnection } from './connection';
 import {
 	AdaptiveThrottle,
@@ -11,6 +10,11 @@ import {
 	type AdaptiveLane,
 	type SendThrottle,
 } from './throttle';
+
+/** How many requests go out at once: a fixed number, or found automatically up to a maximum. */
+export type Sending =
+	| { mode: 'fixed'; concurrency: number }
+	| { mode: 'automatic'; maxInFlight: number };
 
 /** A controller nobody used for this long is forgotten (on the next use of any controller). */
 export const CONTROLLER_IDLE_MS = 5 * 60 * 1000;

@@ -2,7 +2,12 @@ import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import type { InventoryRequest } from './request';
-import type { NetworkFailure } from './retry';
+import {
+	isCertificateFailure,
+	networkCodeWords,
+	readConflict,
+	type NetworkFailure,
+} from './failures';
 
 /** Removes the token from any text that could reach a message, output or log. */
 function redact(text: string, secret: string): string {
@@ -52,26 +57,6 @@ function fieldProblems(body: unknown): string[] {
 
 const retriesText = (count: number) => `${count} ${count === 1 ? 'retry' : 'retries'}`;
 
-/** Words for the network codes, kept out of the message: n8n replaces a message naming a code with its own. */
-const NETWORK_FAILURE_WORDS: Record<string, string> = {
-	ECONNRESET: 'the connection was reset',
-	ECONNREFUSED: 'the connection was refused',
-	ECONNABORTED: 'no answer came within the timeout',
-	ETIMEDOUT: 'no answer came within the timeout',
-	ESOCKETTIMEDOUT: 'no answer came within the timeout',
-	EPIPE: 'the connection was closed while sending',
-	EAI_AGAIN: 'the host name could not be resolved for now',
-	ENOTFOUND: 'the host name does not exist',
-	ENETUNREACH: 'the network is unreachable',
-	EHOSTUNREACH: 'the host is unreachable',
-};
-
-/** Node's codes for a server certificate that does not verify (self-signed, unknown issuer, expired, wrong name). */
-const CERTIFICATE_FAILURE = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER/;
-
-const KEY_REUSED = /different request|already (been )?used/i;
-const KEY_IN_FLIGHT = /still (being )?process|in progress|in flight|in-flight/i;
-
 /** What the wording of a failed answer can draw on; `reason` and `excerpt` are redacted. */
 interface Answer {
 	request: InventoryRequest;
@@ -81,6 +66,8 @@ interface Answer {
 	excerpt: string;
 	problems: string[];
 	retryAfterMs?: number;
+	/** The option named in the 429 advice: Concurrency or Max Concurrency. */
+	concurrencyOption: string;
 	/** The network code of an earlier attempt that got no answer, when this 409 means it is still applied. */
 	unansweredAttempt?: string;
 }
@@ -92,22 +79,30 @@ const colonReason = (reason?: string) => (reason ? `: ${reason}` : '');
 
 function conflictWording({ request, reason, retries, unansweredAttempt }: Answer): Wording {
 	const key = request.idempotencyKey;
-	if (unansweredAttempt !== undefined) {
-		const what = NETWORK_FAILURE_WORDS[unansweredAttempt] ?? 'the connection failed';
-		return {
-			message: `The Inventory API is still processing an earlier attempt of this request (409) after ${retriesText(retries)}`,
-			description: `An earlier attempt got no answer (${what}) and the server still reports the request as in progress${reason ? ` ("${reason}")` : ''}. The Idempotency-Key ${key} is safe to retry: a retry (Retry On Fail, or n8n's Retry execution) replays the result once the server has finished, and never creates a second record. If the server is often this slow, raise the Timeout or Max Retries option.`,
-		};
-	}
 	const message = `The Inventory API refused the change (409)${colonReason(reason)}`;
-	let description =
-		'The record changed or is in a state that does not allow this action. Refresh the record and try again.';
-	if (KEY_REUSED.test(reason ?? '')) {
-		description = `The Idempotency-Key ${key} was already used for a different request. If you set the "Idempotency Key" option, give each distinct action its own value; if you edited this node and then retried an old execution, run the workflow anew instead.`;
-	} else if (KEY_IN_FLIGHT.test(reason ?? '')) {
-		description = `Another request with the same Idempotency-Key (${key}) is still being processed, e.g. two items with the same "Idempotency Key" option value at once. The key is safe to retry: once that request has finished, a retry replays its result.`;
+	switch (readConflict(reason, unansweredAttempt !== undefined)) {
+		case 'earlierAttemptInFlight':
+			return {
+				message: `The Inventory API is still processing an earlier attempt of this request (409) after ${retriesText(retries)}`,
+				description: `An earlier attempt got no answer (${networkCodeWords(unansweredAttempt ?? '') ?? 'the connection failed'}) and the server still reports the request as in progress${reason ? ` ("${reason}")` : ''}. The Idempotency-Key ${key} is safe to retry: a retry (Retry On Fail, or n8n's Retry execution) replays the result once the server has finished, and never creates a second record. If the server is often this slow, raise the Timeout or Max Retries option.`,
+			};
+		case 'keyReused':
+			return {
+				message,
+				description: `The Idempotency-Key ${key} was already used for a different request. If you set the "Idempotency Key" option, give each distinct action its own value; if you edited this node and then retried an old execution, run the workflow anew instead.`,
+			};
+		case 'keyInFlight':
+			return {
+				message,
+				description: `Another request with the same Idempotency-Key (${key}) is still being processed, e.g. two items with the same "Idempotency Key" option value at once. The key is safe to retry: once that request has finished, a retry replays its result.`,
+			};
+		case 'recordState':
+			return {
+				message,
+				description:
+					'The record changed or is in a state that does not allow this action. Refresh the record and try again.',
+			};
 	}
-	return { message, description };
 }
 
 /** What each status means for the user, and what to do about it. */
@@ -133,9 +128,9 @@ const WORDING_BY_STATUS: Record<number, (answer: Answer) => Wording> = {
 			? `Fields with problems: ${problems.join('; ')}`
 			: 'Check the values of this item.',
 	}),
-	429: ({ retries, retryAfterMs }) => ({
+	429: ({ retries, retryAfterMs, concurrencyOption }) => ({
 		message: `The Inventory API rate limit was reached (429) and persisted after ${retriesText(retries)}`,
-		description: `Lower the node's Concurrency option or raise Max Retries / Max Retry Wait in its options.${retryAfterMs !== undefined ? ` The API asked to wait ${Math.ceil(retryAfterMs / 1000)} s.` : ''}`,
+		description: `Lower the node's ${concurrencyOption} option or raise Max Retries / Max Retry Wait in its options.${retryAfterMs !== undefined ? ` The API asked to wait ${Math.ceil(retryAfterMs / 1000)} s.` : ''}`,
 	}),
 };
 
@@ -167,7 +162,12 @@ export function answerError(
 	token: string,
 	failed: Pick<
 		Answer,
-		'request' | 'retries' | 'statusCode' | 'retryAfterMs' | 'unansweredAttempt'
+		| 'request'
+		| 'retries'
+		| 'statusCode'
+		| 'retryAfterMs'
+		| 'concurrencyOption'
+		| 'unansweredAttempt'
 	> & { body: unknown },
 ): NodeApiError {
 	const apiMessage = apiMessageOf(failed.body);
@@ -197,23 +197,25 @@ export function networkError(
 	failed: { request: InventoryRequest; retries: number; failure: NetworkFailure },
 ): NodeApiError {
 	const { request, retries, failure } = failed;
-	const certificate = CERTIFICATE_FAILURE.test(failure.code);
-	const what = certificate
-		? `its certificate could not be verified (${failure.code})`
-		: (NETWORK_FAILURE_WORDS[failure.code] ?? 'the request failed');
-	const message = failure.retryable
-		? `Could not reach the Inventory API after ${retriesText(retries)}: ${what}`
-		: `The request to the Inventory API failed: ${what}`;
-	const check = certificate
-		? `The server at ${redact(baseUrl, token)} uses a certificate n8n does not trust (self-signed or from a private certificate authority). Give n8n the authority's certificate with the environment variable NODE_EXTRA_CA_CERTS, or turn on "Ignore SSL Issues (Insecure)" in the credential.`
-		: `Network failure ${failure.code}. Check the Base URL of the credential (${redact(baseUrl, token)}) and the network between n8n and the service.`;
+	const key = request.idempotencyKey;
+	const url = redact(baseUrl, token);
+	const what =
+		failure.what ?? redact(excerpt(failure.originalMessage ?? 'an error without a message'), token);
+	let message: string;
+	if (!failure.retryable) message = `The request to the Inventory API failed: ${what}`;
+	else if (failure.fateUnknown)
+		message = `No answer from the Inventory API after ${retriesText(retries)}: ${what}`;
+	else message = `Could not reach the Inventory API after ${retriesText(retries)}: ${what}`;
+
+	const check = isCertificateFailure(failure.code)
+		? `The server at ${url} uses a certificate n8n does not trust (self-signed or from a private certificate authority). Give n8n the authority's certificate with the environment variable NODE_EXTRA_CA_CERTS, or turn on "Ignore SSL Issues (Insecure)" in the credential.`
+		: `Network failure ${failure.code}. Check the Base URL of the credential (${url}) and the network between n8n and the service.`;
+	const fate = failure.fateUnknown
+		? `The request may have reached the API and been applied. The same Idempotency-Key (${key}) replays it, so Retry On Fail or Retry execution is safe: it never creates a second record.`
+		: `Nothing was sent to the Inventory API; a retry sends the same Idempotency-Key (${key}).`;
 	return new NodeApiError(
 		node,
 		{ networkCode: failure.code, message },
-		{
-			message,
-			description: `${check} Nothing was created. The same Idempotency-Key (${request.idempotencyKey}) is safe to retry.`,
-			itemIndex: request.itemIndex,
-		},
+		{ message, description: `${check} ${fate}`, itemIndex: request.itemIndex },
 	);
 }

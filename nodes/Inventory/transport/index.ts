@@ -8,21 +8,15 @@ import { sleep } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, type InventoryConnection } from './connection';
 import { answerError, apiMessageOf, networkError } from './errors';
+import { classifyNetworkFailure, isInFlightConflict } from './failures';
 import type { InventoryRequest } from './request';
-import {
-	classifyNetworkFailure,
-	isInFlightConflict,
-	networkRetryWait,
-	parseRetryAfter,
-	retryWait,
-	type RetryPolicy,
-} from './retry';
+import { networkRetryWait, parseRetryAfter, retryWait, type RetryPolicy } from './retry';
 import type { SendThrottle } from './throttle';
 
 export { openConnection } from './connection';
 export type { InventoryRequest } from './request';
 export { type RetryPolicy } from './retry';
-export { openSendingRun, type SendingRun } from './controller';
+export { openSendingRun, type Sending, type SendingRun } from './controller';
 export { type SendThrottle } from './throttle';
 
 /** The response's `data` object, when the body is the API's success envelope. */
@@ -74,6 +68,7 @@ export async function sendInventoryRequest(
 			statusCode,
 			body,
 			retryAfterMs: extra.retryAfterMs,
+			concurrencyOption: policy.concurrencyOption,
 			unansweredAttempt: extra.inFlight ? unansweredAttempt : undefined,
 		});
 

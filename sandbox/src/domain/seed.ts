@@ -3,7 +3,10 @@ import { resolve } from 'node:path';
 
 import type { SeedData } from '../types';
 
-/** sandbox/seed.json, found from src/domain/ (ts-jest) or build/sandbox/src/domain/ (the CLI, the demo, the bench). */
+/**
+ * The seed.json beside the sandbox's package.json, found from dist/domain/ (the package and its CLI),
+ * src/domain/ (ts-jest) or build/sandbox/src/domain/ (the demo, compiled with the dev code it runs in).
+ */
 export const DEFAULT_SEED_FILE =
 	[
 		resolve(__dirname, '..', '..', 'seed.json'),

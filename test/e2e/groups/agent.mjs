@@ -51,17 +51,17 @@ export function agentWorkflows(example = agentExample()) {
 	};
 	const agentNode = example.nodes.find((n) => n.name === 'AI Agent');
 	return [
-		W.agentWorkflow(example, { id: 'e2eWfAgentPurchase', name: 'E2E: purchase e-mail agent' }),
-		W.agentWorkflow(example, {
+		W.exampleWorkflow(example, { id: 'e2eWfAgentPurchase', name: 'E2E: purchase e-mail agent' }),
+		W.exampleWorkflow(example, {
 			id: 'e2eWfAgentRetryOnFail',
 			name: 'E2E: agent tool with Retry On Fail',
-			toolChanges: { [ACQUISITION_TOOL]: retryOnFail },
+			nodeChanges: { [ACQUISITION_TOOL]: retryOnFail },
 		}),
 		// AI Agent 2.2 calls its tools in-process (as sub-agents do): another numbering of the runs.
-		W.agentWorkflow(example, {
+		W.exampleWorkflow(example, {
 			id: 'e2eWfAgentV2RetryOnFail',
 			name: 'E2E: AI Agent 2.2 (in-process tools), Retry On Fail',
-			toolChanges: {
+			nodeChanges: {
 				[ACQUISITION_TOOL]: retryOnFail,
 				'AI Agent': { typeVersion: 2.2, parameters: agentNode.parameters },
 			},

@@ -95,9 +95,10 @@ export async function measureRetry({ sandbox, api, executionId, names, workers }
 	);
 	let what;
 	let reqs = [];
+	let retryExec;
 	if (retry.error) what = `refused: ${retry.error.slice(0, 300)}`;
 	else {
-		const retryExec = await api.waitForExecution(retry.id, { timeoutMs: 120_000 });
+		retryExec = await api.waitForExecution(retry.id, { timeoutMs: 120_000 });
 		reqs = await requestsSince(sandbox, seq);
 		const where = workers ? ` on ${workerThatStarted(workers, retry.id).join(',') || '?'}` : '';
 		what = `execution ${retry.id} ${retryExec.status}${await errorOf(retryExec)}${where}: ${reqs.length} requests, ${applied(reqs).length} created, ${reqs.filter((q) => q.replayed).length} replayed`;
@@ -105,6 +106,7 @@ export async function measureRetry({ sandbox, api, executionId, names, workers }
 	const { lost, duplicated } = lostAndDuplicated((await sandbox.state()).todos, names);
 	return {
 		what,
+		execution: retryExec,
 		sent: reqs.length,
 		existingBefore,
 		existing: names.length - lost.length,

@@ -21,9 +21,11 @@ import {
 export const ADMIN_TOKEN = 'e2e-sandbox-admin';
 export const API_TOKEN = TOKENS.fullAccess;
 
-/** The dev build (tsconfig.dev.json: the sandbox, scripts, bench and test harness) into build/. */
+/** The sandbox package's build (sandbox/tsconfig.json) into sandbox/dist: the CLI that npx runs. */
+const SANDBOX_CLI = path.join(REPO_DIR, 'sandbox', 'dist', 'cli.js');
+
 export async function buildSandbox() {
-	await mustRun('npx', ['--no-install', 'tsc', '-p', 'tsconfig.dev.json'], {
+	await mustRun('npx', ['--no-install', 'tsc', '-p', path.join('sandbox', 'tsconfig.json')], {
 		cwd: REPO_DIR,
 		timeoutMs: 5 * 60_000,
 	});
@@ -43,15 +45,14 @@ export class Sandbox {
 	async start({ port, logFile, tls = false, rateLimit } = {}) {
 		this.port = port ?? (await freePort());
 		this.baseUrl = `${tls ? 'https' : 'http'}://127.0.0.1:${this.port}`;
-		const cli = path.join(REPO_DIR, 'build', 'sandbox', 'src', 'cli.js');
-		if (!fs.existsSync(cli))
-			throw new Error(`${cli} missing: build the sandbox first (npm run build:dev)`);
+		if (!fs.existsSync(SANDBOX_CLI))
+			throw new Error(`${SANDBOX_CLI} missing: build the sandbox first (npm run build:sandbox)`);
 		logFile = logFile ?? path.join(WORK_DIR, `sandbox-${process.pid}.log`);
 		this.service = spawnService(
 			'sandbox',
 			process.execPath,
 			[
-				cli,
+				SANDBOX_CLI,
 				...['--port', String(this.port), '--admin-token', ADMIN_TOKEN, '--quiet'],
 				...(tls ? ['--tls', '--cert-out', (this.certificateFile = `${logFile}.cert.pem`)] : []),
 				...(rateLimit

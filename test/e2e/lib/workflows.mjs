@@ -446,10 +446,11 @@ export const editorWorkflow = () =>
 	);
 
 // ------------------------------------------------------------------------------------------------
-// The AI agent (examples/purchase-email-agent.workflow.json): an AI Agent with n8n's OpenAI Chat
-// Model and the node's tool variant, imported exactly as shipped except for the credentials (the
-// e2e's sandbox credential and an OpenAI credential pointing at the scripted model) and the
-// per-check changes of `toolChanges` (node name -> fields merged into that node).
+// The examples (examples/*.workflow.json), imported exactly as shipped except for the credentials
+// (the e2e's sandbox credential and an OpenAI credential pointing at the scripted model) and the
+// per-check changes of `nodeChanges` (node name -> fields merged into that node). The AI agent
+// (examples/purchase-email-agent.workflow.json): an AI Agent with n8n's OpenAI Chat Model and the
+// node's tool variant.
 
 export const AGENT_EXAMPLE_FILE = 'examples/purchase-email-agent.workflow.json';
 export const TOOL_NODE_TYPE = `${NODE_TYPE}Tool`;
@@ -459,14 +460,14 @@ export function openAiCredentialJson({ url }) {
 	return [{ ...MODEL_CREDENTIAL, type: 'openAiApi', data: { apiKey: 'sk-scripted-e2e', url } }];
 }
 
-export function agentWorkflow(example, { id, name, toolChanges = {} }) {
+export function exampleWorkflow(example, { id, name, nodeChanges = {} }) {
 	const nodes = example.nodes.map((node) => {
 		const credentials = node.credentials?.inventoryApi
 			? { inventoryApi: { ...CREDENTIAL } }
 			: node.credentials?.openAiApi
 				? { openAiApi: { ...MODEL_CREDENTIAL } }
 				: node.credentials;
-		return { ...node, ...(credentials ? { credentials } : {}), ...(toolChanges[node.name] ?? {}) };
+		return { ...node, ...(credentials ? { credentials } : {}), ...(nodeChanges[node.name] ?? {}) };
 	});
 	return {
 		...example,

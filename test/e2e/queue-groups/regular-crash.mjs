@@ -105,20 +105,31 @@ export async function regularModeCrashes(
 		);
 
 		await check(
-			'regular mode: n8n SIGKILLed mid-node with derived keys, restarted: its Retry creates again what existed (no custom data saved)',
+			'regular mode: n8n SIGKILLed mid-node with derived keys, restarted; its Retry derives the killed execution keys: 0 duplicates, 0 lost',
 			async () => {
 				const { executionId, names } = await crashRegular(derivedWf, 'T');
 				const retry = await measureRetry({ sandbox, api: regularApi, executionId, names });
 				note(
 					`regular mode: Retry of ${executionId} (derived keys): ${retry.what}; then ${retry.existing} of 200 exist, ${retry.duplicated} duplicated`,
 				);
-				// The crash came before n8n saved the execution's custom data, so the Retry cannot find the
-				// root execution id and derives new keys: what existed is created again. The README's table
-				// says so (derived keys do not cover a crash mid-node; a business key does).
+				// The crash came before n8n saved the execution's custom data, so the Retry finds no root
+				// execution there and takes the execution it retries (n8n 2.x's lifecycle hooks, `retryOf`):
+				// what the killed run created is replayed. If a future n8n moves `retryOf`, the node falls
+				// back to the retry's own id and this check sees the duplicates.
+				assertEqual(retry.execution?.status, 'success', `status of the Retry of ${executionId}`);
+				assertEqual(
+					retry.execution?.customData?.inventoryRootExecutionId,
+					executionId,
+					`root execution recorded by the Retry of the killed execution ${executionId} (n8n's retryOf)`,
+				);
 				assertEqual(
 					{ existing: retry.existing, duplicated: retry.duplicated },
-					{ existing: 200, duplicated: retry.existingBefore },
+					{ existing: 200, duplicated: 0 },
 					`items after the Retry of the crashed execution ${executionId} (derived keys)`,
+				);
+				assert(
+					retry.existingBefore > 0 && retry.existingBefore < 200,
+					`the kill came mid-node (${retry.existingBefore} of 200 existed before the Retry)`,
 				);
 			},
 		);

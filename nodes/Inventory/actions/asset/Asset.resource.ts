@@ -4,7 +4,8 @@ import { operationSelector } from '../../helpers/fields';
 import * as createTodo from './createTodo.operation';
 import * as recordAcquisition from './recordAcquisition.operation';
 
-export { createTodo, recordAcquisition };
+/** The router's map of this resource: an operation left out of it fails to compile there. */
+export const operations = { createTodo, recordAcquisition };
 
 export const description: INodeProperties[] = [
 	operationSelector('asset', [

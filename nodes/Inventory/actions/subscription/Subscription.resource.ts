@@ -3,7 +3,8 @@ import type { INodeProperties } from 'n8n-workflow';
 import { operationSelector } from '../../helpers/fields';
 import * as updateBilling from './updateBilling.operation';
 
-export { updateBilling };
+/** The router's map of this resource: an operation left out of it fails to compile there. */
+export const operations = { updateBilling };
 
 export const description: INodeProperties[] = [
 	operationSelector('subscription', [

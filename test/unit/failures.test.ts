@@ -1,0 +1,243 @@
+/**
+ * What the node reads from a failure (transport/failures.ts): the network codes' table, a 409's
+ * reading, and the item's error each network failure ends in (transport/errors.ts).
+ */
+import { randomUUID } from 'node:crypto';
+import type { INode } from 'n8n-workflow';
+
+import type { InventoryRequest } from '../../nodes/Inventory/transport/request';
+import { TOKENS } from '../fixtures';
+import { transportErrors, transportFailures } from '../node/package-modules';
+
+const { classifyNetworkFailure, readConflict, isInFlightConflict } = transportFailures;
+const { networkError } = transportErrors;
+
+/** An error as axios and Node hand it over: a message, a code, perhaps a cause. */
+function failure(message: string, code?: string, cause?: unknown): Error {
+	return Object.assign(new Error(message), code === undefined ? {} : { code }, { cause });
+}
+
+describe('the network codes: retried or not, sent or not, in words', () => {
+	test.each([
+		// Never reached the server: nothing was sent.
+		['ECONNREFUSED', true, false, 'the connection was refused'],
+		['EAI_AGAIN', true, false, 'the host name could not be resolved for now'],
+		['ENOTFOUND', false, false, 'the host name does not exist'],
+		['ENETUNREACH', true, false, 'the network is unreachable'],
+		['EHOSTUNREACH', true, false, 'the host is unreachable'],
+		[
+			'ERR_SOCKET_CONNECTION_TIMEOUT',
+			true,
+			false,
+			'no connection could be opened within the timeout',
+		],
+		['UND_ERR_CONNECT_TIMEOUT', true, false, 'no connection could be opened within the timeout'],
+		// Sent (or perhaps sent) and unanswered: it may have been applied.
+		['ECONNRESET', true, true, 'the connection was reset'],
+		['ECONNABORTED', true, true, 'no answer came within the timeout'],
+		['ETIMEDOUT', true, true, 'no answer came within the timeout'],
+		['ESOCKETTIMEDOUT', true, true, 'no answer came within the timeout'],
+		['UND_ERR_HEADERS_TIMEOUT', true, true, 'no answer came within the timeout'],
+		['UND_ERR_BODY_TIMEOUT', true, true, 'the answer did not arrive in full within the timeout'],
+		['EPIPE', true, true, 'the connection was closed while sending'],
+		['UND_ERR_SOCKET', true, true, 'the connection was closed'],
+	])('%s: retryable %s, fate unknown %s, "%s"', (code, retryable, fateUnknown, what) => {
+		expect(classifyNetworkFailure(failure(`connect ${code} 127.0.0.1:1`, code))).toEqual({
+			code,
+			retryable,
+			fateUnknown,
+			what,
+		});
+	});
+
+	test('a certificate that does not verify: not retried, nothing was sent', () => {
+		const code = 'DEPTH_ZERO_SELF_SIGNED_CERT';
+		expect(classifyNetworkFailure(failure('self-signed certificate', code))).toEqual({
+			code,
+			retryable: false,
+			fateUnknown: false,
+			what: 'its certificate could not be verified (DEPTH_ZERO_SELF_SIGNED_CERT)',
+		});
+	});
+
+	test("the code of a cause counts when the error itself has none (undici's 'fetch failed')", () => {
+		const error = failure(
+			'fetch failed',
+			undefined,
+			failure('connect ECONNREFUSED', 'ECONNREFUSED'),
+		);
+		expect(classifyNetworkFailure(error)).toMatchObject({
+			code: 'ECONNREFUSED',
+			retryable: true,
+			fateUnknown: false,
+		});
+	});
+
+	test.each([
+		['socket hang up', 'ECONNRESET'],
+		['Network Error', 'ECONNRESET'],
+		['timeout of 30000ms exceeded', 'ETIMEDOUT'],
+	])('an error without a code, "%s", reads as %s', (message, code) => {
+		expect(classifyNetworkFailure(failure(message))).toMatchObject({
+			code,
+			retryable: true,
+			fateUnknown: true,
+		});
+	});
+
+	test('an unknown code is not retried, may have reached the server, and keeps its message', () => {
+		expect(classifyNetworkFailure(failure('write EPROTO wrong version number', 'EPROTO'))).toEqual({
+			code: 'EPROTO',
+			retryable: false,
+			fateUnknown: true,
+			originalMessage: 'write EPROTO wrong version number',
+		});
+		expect(classifyNetworkFailure(failure('something else broke'))).toEqual({
+			code: 'UNKNOWN',
+			retryable: false,
+			fateUnknown: true,
+			originalMessage: 'something else broke',
+		});
+	});
+
+	test('a name of the prototype ("constructor") is no known code', () => {
+		expect(classifyNetworkFailure(failure('odd', 'constructor'))).toMatchObject({
+			code: 'constructor',
+			retryable: false,
+		});
+	});
+});
+
+describe("the item's error says what is known of the request's fate", () => {
+	const node: INode = {
+		id: 'node-1',
+		name: 'Inventory',
+		type: 'n8n-nodes-inventory.inventory',
+		typeVersion: 3,
+		position: [0, 0],
+		parameters: {},
+	};
+	const token = TOKENS.fullAccess;
+	const key = randomUUID();
+	const request: InventoryRequest = {
+		method: 'POST',
+		path: '/api/v1/assets/1001/todos',
+		body: { name: 'Label' },
+		idempotencyKey: key,
+		itemIndex: 2,
+		permission: 'assets:todos',
+		record: 'Asset 1001',
+	};
+	const baseUrl = 'https://inventory.example.com';
+
+	function wording(error: Error, retries: number) {
+		const caught = networkError(node, token, baseUrl, {
+			request,
+			retries,
+			failure: classifyNetworkFailure(error),
+		});
+		return { message: caught.message, description: caught.description, itemIndex: 2 };
+	}
+
+	const checkNetwork = (code: string) =>
+		`Network failure ${code}. Check the Base URL of the credential (${baseUrl}) and the network between n8n and the service.`;
+	const nothingSent = `Nothing was sent to the Inventory API; a retry sends the same Idempotency-Key (${key}).`;
+	const mayBeApplied = `The request may have reached the API and been applied. The same Idempotency-Key (${key}) replays it, so Retry On Fail or Retry execution is safe: it never creates a second record.`;
+
+	test('refused after the retries: could not reach it, nothing was sent', () => {
+		expect(wording(failure('connect ECONNREFUSED', 'ECONNREFUSED'), 3)).toEqual({
+			message: 'Could not reach the Inventory API after 3 retries: the connection was refused',
+			description: `${checkNetwork('ECONNREFUSED')} ${nothingSent}`,
+			itemIndex: 2,
+		});
+	});
+
+	test('a host name that does not exist: failed at once, nothing was sent', () => {
+		expect(wording(failure('getaddrinfo ENOTFOUND', 'ENOTFOUND'), 0)).toEqual({
+			message: 'The request to the Inventory API failed: the host name does not exist',
+			description: `${checkNetwork('ENOTFOUND')} ${nothingSent}`,
+			itemIndex: 2,
+		});
+	});
+
+	test('reset after sending: no answer, it may have been applied, the key replays it', () => {
+		expect(wording(failure('read ECONNRESET', 'ECONNRESET'), 1)).toEqual({
+			message: 'No answer from the Inventory API after 1 retry: the connection was reset',
+			description: `${checkNetwork('ECONNRESET')} ${mayBeApplied}`,
+			itemIndex: 2,
+		});
+	});
+
+	test('a timeout after sending: no answer, it may have been applied', () => {
+		expect(wording(failure('timeout of 30000ms exceeded', 'ECONNABORTED'), 5)).toEqual({
+			message:
+				'No answer from the Inventory API after 5 retries: no answer came within the timeout',
+			description: `${checkNetwork('ECONNABORTED')} ${mayBeApplied}`,
+			itemIndex: 2,
+		});
+	});
+
+	test('a certificate n8n does not trust: the way to trust it, nothing was sent', () => {
+		const { message, description } = wording(
+			failure('unable to verify the first certificate', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE'),
+			0,
+		);
+		expect(message).toBe(
+			'The request to the Inventory API failed: its certificate could not be verified (UNABLE_TO_VERIFY_LEAF_SIGNATURE)',
+		);
+		expect(description).toBe(
+			`The server at ${baseUrl} uses a certificate n8n does not trust (self-signed or from a private certificate authority). Give n8n the authority's certificate with the environment variable NODE_EXTRA_CA_CERTS, or turn on "Ignore SSL Issues (Insecure)" in the credential. ${nothingSent}`,
+		);
+	});
+
+	test('an unknown code keeps the original message, with the token redacted', () => {
+		const error = failure(`proxy refused Bearer ${token} for\n  this host`, 'ERR_PROXY_SOMETHING');
+		expect(wording(error, 0)).toEqual({
+			message:
+				'The request to the Inventory API failed: proxy refused Bearer [redacted] for this host',
+			description: `${checkNetwork('ERR_PROXY_SOMETHING')} ${mayBeApplied}`,
+			itemIndex: 2,
+		});
+	});
+
+	test('no sentence claims that nothing was created', () => {
+		for (const code of ['ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'EPIPE', 'ERR_NEW']) {
+			expect(JSON.stringify(wording(failure(code, code), 0))).not.toContain('created.');
+		}
+	});
+});
+
+describe('a 409 is read in one place', () => {
+	test.each([
+		// [API message, after an unanswered attempt, reading]
+		['This Idempotency-Key was already used for a different request.', false, 'keyReused'],
+		['This Idempotency-Key was already used for a different request.', true, 'keyReused'],
+		[
+			'A request with this Idempotency-Key is still being processed; retry later.',
+			false,
+			'keyInFlight',
+		],
+		[
+			'A request with this Idempotency-Key is still being processed; retry later.',
+			true,
+			'earlierAttemptInFlight',
+		],
+		[undefined, true, 'earlierAttemptInFlight'],
+		['Something unexpected', true, 'earlierAttemptInFlight'],
+		['The subscription is free and has no billing.', true, 'recordState'],
+		['The subscription is final; restore it first.', true, 'recordState'],
+		['event_date is older than the newest change.', true, 'recordState'],
+		['The plan limit of licenses is reached.', true, 'recordState'],
+		['The subscription is free and has no billing.', false, 'recordState'],
+		[undefined, false, 'recordState'],
+	])('%j after an unanswered attempt: %s → %s', (message, afterUnanswered, reading) => {
+		expect(readConflict(message, afterUnanswered)).toBe(reading);
+	});
+
+	test('only a 409 is an attempt in flight', () => {
+		expect(isInFlightConflict(409, undefined, true)).toBe(true);
+		expect(isInFlightConflict(409, undefined, false)).toBe(false);
+		expect(isInFlightConflict(409, 'The subscription is free.', true)).toBe(false);
+		expect(isInFlightConflict(503, undefined, true)).toBe(false);
+	});
+});

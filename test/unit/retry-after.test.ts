@@ -1,0 +1,93 @@
+/**
+ * Retry-After (transport/retry.ts): both forms RFC 9110 allows, delay-seconds and an HTTP-date, read
+ * against a clock jest controls; and how a 429's wait is bounded by Max Retry Wait.
+ */
+import type { RetryPolicy } from '../../nodes/Inventory/transport/retry';
+import { transportRetry } from '../node/package-modules';
+
+const { parseRetryAfter, retryWait } = transportRetry;
+
+const NOW = Date.parse('2026-11-24T20:00:00.000Z');
+
+beforeEach(() => {
+	jest.useFakeTimers({ now: NOW });
+});
+afterEach(() => {
+	jest.useRealTimers();
+});
+
+describe('Retry-After in seconds', () => {
+	test.each([
+		['120', 120_000],
+		['0', 0],
+		[' 5 ', 5000],
+		['1.5', 1500],
+	])('"%s" is %i ms', (value, ms) => {
+		expect(parseRetryAfter({ 'retry-after': value })).toBe(ms);
+	});
+
+	test('the header name is matched in any case, and a repeated header counts once', () => {
+		expect(parseRetryAfter({ 'Retry-After': '3' })).toBe(3000);
+		expect(parseRetryAfter({ 'retry-after': ['7', '9'] })).toBe(7000);
+	});
+});
+
+describe('Retry-After as an HTTP-date', () => {
+	test('a date 90 s ahead of the clock is 90,000 ms', () => {
+		expect(parseRetryAfter({ 'retry-after': 'Tue, 24 Nov 2026 20:01:30 GMT' })).toBe(90_000);
+	});
+
+	test('the same header read later is shorter: the wait counts from now', () => {
+		const headers = { 'retry-after': 'Tue, 24 Nov 2026 20:01:30 GMT' };
+		jest.advanceTimersByTime(60_000);
+		expect(parseRetryAfter(headers)).toBe(30_000);
+	});
+
+	test('`now` given explicitly wins over the clock', () => {
+		expect(
+			parseRetryAfter(
+				{ 'retry-after': 'Tue, 24 Nov 2026 20:01:30 GMT' },
+				Date.parse('2026-11-24T20:01:00Z'),
+			),
+		).toBe(30_000);
+	});
+
+	test('a date in the past is no wait at all', () => {
+		expect(parseRetryAfter({ 'retry-after': 'Tue, 24 Nov 2026 19:59:00 GMT' })).toBe(0);
+	});
+});
+
+describe('no usable Retry-After', () => {
+	test.each([[{}], [undefined], [{ 'retry-after': 'soon' }], [{ 'retry-after': '-5' }]])(
+		'%j is undefined',
+		(headers) => {
+			expect(parseRetryAfter(headers)).toBeUndefined();
+		},
+	);
+});
+
+describe("a 429's wait", () => {
+	const policy: RetryPolicy = {
+		maxRetries: 3,
+		baseDelayMs: 1000,
+		maxDelayMs: 30_000,
+		timeoutMs: 30_000,
+		concurrencyOption: 'Max Concurrency',
+	};
+	const rateLimited = (retryAfterMs: number | undefined) => ({
+		statusCode: 429,
+		retryAfterMs,
+		inFlight: false,
+	});
+
+	test('is what Retry-After asks for, up to Max Retry Wait', () => {
+		const fromDate = parseRetryAfter({ 'retry-after': 'Tue, 24 Nov 2026 20:00:20 GMT' });
+		expect(retryWait(policy, 0, rateLimited(fromDate))).toBe(20_000);
+		expect(retryWait(policy, 0, rateLimited(30_000))).toBe(30_000);
+	});
+
+	test('a longer wait, or the retries spent, end the item', () => {
+		expect(retryWait(policy, 0, rateLimited(30_001))).toBeUndefined();
+		expect(retryWait(policy, 3, rateLimited(1000))).toBeUndefined();
+	});
+});
