@@ -31,6 +31,8 @@ export async function packPackage() {
 	const dest = path.join(WORK_DIR, `pack-${process.pid}`);
 	fs.rmSync(dest, { recursive: true, force: true });
 	fs.mkdirSync(dest, { recursive: true });
+	// Installed copies are unpacked, so the tarball is needed only while this process runs.
+	process.once('exit', () => fs.rmSync(dest, { recursive: true, force: true }));
 	const r = await mustRun(
 		'npm',
 		['pack', '--json', '--ignore-scripts', '--pack-destination', dest],
