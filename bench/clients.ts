@@ -8,6 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { randomUUID } from 'node:crypto';
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 import {
 	inventoryNodeType,
@@ -28,24 +29,24 @@ export type Concurrency = number | 'auto';
 
 export type ClientKind = 'node' | 'raw-keep-alive' | 'raw-new-conn';
 
-/** `count` to-dos; item i addresses asset i modulo `assets` (at most BENCH_ASSET_COUNT). */
-export function intake(count: number, assets = 500): IDataObject[] {
+/**
+ * `count` to-dos, numbered from `first`; to-do n addresses asset n modulo `assets` (at most
+ * BENCH_ASSET_COUNT). Workloads made of several calls number them apart, so every name is unique.
+ */
+export function intake(count: number, assets = 500, first = 0): IDataObject[] {
 	if (assets > BENCH_ASSET_COUNT) throw new Error(`at most ${BENCH_ASSET_COUNT} assets`);
 	return Array.from({ length: count }, (_, i) => ({
-		assetId: FIRST_BENCH_ASSET + (i % assets),
-		task: `Tag and label #${i}`,
+		assetId: FIRST_BENCH_ASSET + ((first + i) % assets),
+		task: `Tag and label #${first + i}`,
 	}));
 }
 
-/** The newest version of the built node, and whether it has automatic concurrency (version 3 on). */
+/** The newest version of the built node (automatic concurrency is its default). */
 export const NODE_VERSION = Math.max(...[inventoryNodeType.description.version].flat());
-export const HAS_AUTO = NODE_VERSION >= 3;
 
 export interface NodeRun {
 	concurrency: Concurrency;
 	typeVersion?: number;
-	/** Another build of the node (bench/baseline.ts), by its registered type name. */
-	nodeType?: string;
 	/** Items that fail become error items (n8n's "continue" error mode) instead of failing the run. */
 	continueOnFail?: boolean;
 }
@@ -54,7 +55,7 @@ export interface NodeRun {
 export async function runNode(
 	target: Target,
 	items: IDataObject[],
-	{ concurrency, typeVersion = NODE_VERSION, nodeType, continueOnFail = true }: NodeRun,
+	{ concurrency, typeVersion = NODE_VERSION, continueOnFail = true }: NodeRun,
 ): Promise<{ failed: number; output: IDataObject[] }> {
 	if (concurrency === 'auto' && typeVersion < 3) throw new Error('automatic needs version 3');
 	const run = await runWorkflow(
@@ -70,7 +71,6 @@ export async function runNode(
 			{
 				node: {
 					typeVersion,
-					...(nodeType ? { type: nodeType } : {}),
 					...(continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
 				},
 			},
@@ -136,4 +136,53 @@ export async function runRaw(
 	http.defaults.httpAgent?.destroy();
 	http.defaults.httpsAgent?.destroy();
 	return { failed };
+}
+
+/** What several executions of the node, run side by side in this process, came to. */
+export interface ExecutionsResult {
+	/** Items that came out as errors, over all executions. */
+	failed: number;
+	/** Executions with at least one failed item (in n8n's default error mode: failed executions). */
+	failedExecutions: number;
+	/** Each execution's time from its start to its end, in the order of `batches`. */
+	durationsMs: number[];
+}
+
+/**
+ * One execution of the node per batch, all in this process at once, each through n8n's engine with
+ * its own execution id (as n8n runs concurrent production executions); execution i starts
+ * `startAtMs[i]` after the call (at once without it).
+ */
+export async function runExecutions(
+	target: Target,
+	batches: IDataObject[][],
+	run: NodeRun,
+	startAtMs: number[] = [],
+): Promise<ExecutionsResult> {
+	const durationsMs: number[] = [];
+	const failedPerExecution = await Promise.all(
+		batches.map(async (items, i) => {
+			if (startAtMs[i]) await sleep(startAtMs[i]);
+			const t0 = performance.now();
+			const { failed } = await runNode(target, items, run);
+			durationsMs[i] = performance.now() - t0;
+			return failed;
+		}),
+	);
+	return {
+		failed: failedPerExecution.reduce((sum, failed) => sum + failed, 0),
+		failedExecutions: failedPerExecution.filter((failed) => failed > 0).length,
+		durationsMs,
+	};
+}
+
+/** `executions` batches of `itemsEach` to-dos, numbered apart from `first` on. */
+export function batchesOf(
+	executions: number,
+	itemsEach: number,
+	{ assets = BENCH_ASSET_COUNT, first = 0 }: { assets?: number; first?: number } = {},
+): IDataObject[][] {
+	return Array.from({ length: executions }, (_, i) =>
+		intake(itemsEach, assets, first + i * itemsEach),
+	);
 }

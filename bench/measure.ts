@@ -63,13 +63,15 @@ export interface RunSpec {
 	client: ClientKind;
 	concurrency: Concurrency;
 	typeVersion?: number;
-	/** Another build of the node than dist/ (its git revision). */
-	build?: string;
 	rateLimit?: RateLimitConfig | null;
 	/** The sandbox's fault injection during the run (e.g. random 500s). */
 	faults?: FaultConfig;
 	/** Items may fail (fixed concurrency against a rate limit): still no item recorded twice. */
 	mayFail?: boolean;
+	/** Executions of the node in the run (bench/executions.ts), when more than one. */
+	executions?: number;
+	/** Processes they ran in, when more than this one. */
+	processes?: number;
 }
 
 /** One second of a run (from its start): attempts answered, of them 429s and successes. */
@@ -96,6 +98,10 @@ export interface Measure extends RunSpec {
 	perSecond?: SecondBin[];
 	/** and the seconds until 95 % of the items had their success (the rate without the run's tail). */
 	secondsTo95?: number;
+	/** Executions with a failed item, for runs of several executions. */
+	failedExecutions?: number;
+	/** Each arriving execution's time, start to end (bench/executions.ts, "arrivals"). */
+	arrivalSeconds?: number[];
 	correct: boolean;
 }
 
@@ -123,6 +129,11 @@ function secondsTo(successes: number, requests: RecordedRequest[], startEpochMs:
 	return at === undefined ? NaN : (at - startEpochMs) / 1000;
 }
 
+/** The sandbox's token bucket at `ratePerSecond`, with a burst of one second's worth. */
+export function tokenBucket(ratePerSecond: number): RateLimitConfig {
+	return { ratePerSecond, burst: ratePerSecond };
+}
+
 /** Failures of the correctness check, collected over the whole bench (exit code 1 when any). */
 export const problems: string[] = [];
 
@@ -134,7 +145,7 @@ export async function measure(
 	sandbox: Sandbox,
 	spec: RunSpec,
 	items: IDataObject[],
-	run: () => Promise<{ failed: number }>,
+	run: () => Promise<{ failed: number; failedExecutions?: number }>,
 	options: { perSecond?: boolean } = {},
 ): Promise<Measure> {
 	await sandbox.reset();
@@ -144,7 +155,7 @@ export async function measure(
 	mostInFlight = 0;
 	const startEpochMs = performance.timeOrigin + performance.now();
 	const t0 = performance.now();
-	const { failed } = await run();
+	const { failed, failedExecutions } = await run();
 	const seconds = (performance.now() - t0) / 1000;
 	const state = await sandbox.state();
 	const requests = options.perSecond ? await sandbox.requests() : [];
@@ -178,12 +189,12 @@ export async function measure(
 					secondsTo95: secondsTo(0.95 * items.length, requests, startEpochMs),
 				}
 			: {}),
+		...(failedExecutions === undefined ? {} : { failedExecutions }),
 		correct,
 	};
 }
 
-export const clientName = (m: RunSpec) =>
-	`${m.client}${m.typeVersion ? ` v${m.typeVersion}` : ''}${m.build ? ` (${m.build})` : ''}`;
+export const clientName = (m: RunSpec) => `${m.client}${m.typeVersion ? ` v${m.typeVersion}` : ''}`;
 
 export const fmt = (value: number, digits = 1) =>
 	Number.isFinite(value) ? value.toFixed(digits) : '-';

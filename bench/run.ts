@@ -8,25 +8,23 @@
  * lost or duplicated an action, or failed an item where none may fail (a correctness check).
  *
  * Parts (BENCH_ONLY, comma-separated, default all): calibration, matrix, rate-limit, change,
- * errors, order, memory.
+ * errors, the executions side by side of bench/executions.ts (burst, side-by-side, arrivals,
+ * back-to-back, processes, burst-no-limit; "executions" names them all), memory.
  * Environment: BENCH_ITEMS (largest matrix run, default 1000), BENCH_LIMIT_ITEMS (N of the rate
  * limit and change scenarios, default 2000), BENCH_ERROR_ITEMS (N of the 5 % 500s runs, default
  * 10000), BENCH_SECONDS (aimed length of a matrix run,
  * default 3), BENCH_TRANSPORTS (default plain,tls), BENCH_RTTS (default 0,20,50),
- * BENCH_MEMORY_ITEMS (default 10000), BENCH_BASELINE_REF (the node "today", default 2574db3),
- * BENCH_JSON (path of the JSON figures, default bench/results/<time>.json, read by
- * bench/summarize.ts).
+ * BENCH_MEMORY_ITEMS (default 10000), BENCH_BEFORE (comma-separated JSON figures of earlier runs,
+ * e.g. before a change: the executions' scenarios print them beside their own), BENCH_JSON (path
+ * of the JSON figures, default bench/results/<time>.json, read by bench/summarize.ts).
  */
 import type { IDataObject } from 'n8n-workflow';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 
-import type { RateLimitConfig } from '../sandbox/src';
 import { packageRoot } from '../test/harness/engine';
-import { DEFAULT_BASELINE_REF, loadBaselineNode } from './baseline';
 import {
-	HAS_AUTO,
 	intake,
 	NODE_VERSION,
 	runNode,
@@ -35,6 +33,7 @@ import {
 	type NodeRun,
 	type Target,
 } from './clients';
+import { EXECUTION_PARTS, executionScenarios } from './executions';
 import {
 	fmt,
 	measure,
@@ -43,18 +42,13 @@ import {
 	requestLatencies,
 	itemsPerSecondPivot,
 	table,
+	tokenBucket,
 	type Measure,
 	type RunSpec,
 	type SecondBin,
 } from './measure';
 import { memoryRun, memoryTable, type MemoryFigures } from './memory';
-import {
-	BENCH_ASSET_COUNT,
-	startProxyProcess,
-	startSandboxProcess,
-	type ProxyProcess,
-	type Sandbox,
-} from './sandbox';
+import { startProxyProcess, startSandboxProcess, type ProxyProcess, type Sandbox } from './sandbox';
 
 const env = process.env;
 const MATRIX_MAX_ITEMS = Number(env.BENCH_ITEMS ?? 1000);
@@ -68,14 +62,13 @@ const SECONDS_PER_RUN = Number(env.BENCH_SECONDS ?? 3);
 const TRANSPORTS = (env.BENCH_TRANSPORTS ?? 'plain,tls').split(',') as Transport[];
 const RTTS = (env.BENCH_RTTS ?? '0,20,50').split(',').map(Number);
 const MEMORY_ITEMS = Number(env.BENCH_MEMORY_ITEMS ?? 10_000);
-const PARTS = (env.BENCH_ONLY ?? 'calibration,matrix,rate-limit,change,errors,order,memory').split(
-	',',
-);
+const PARTS = (env.BENCH_ONLY ?? 'calibration,matrix,rate-limit,change,errors,executions,memory')
+	.split(',')
+	.flatMap((part) => (part === 'executions' ? [...EXECUTION_PARTS] : [part]));
 const FIXED = [1, 5, 10, 20, 50];
 /** The round trip of the rate limit, change and error scenarios. */
 const LIMIT_RTT = 20;
 const CHANGE_AT_S = 10;
-const ORDER_ROUNDS = 5;
 
 type Transport = 'plain' | 'tls';
 
@@ -105,6 +98,21 @@ async function network(
 		proxies.set(key, proxy);
 	}
 	return { sandbox, target: { baseUrl: proxy.baseUrl, certificate: sandbox.certificate } };
+}
+
+/**
+ * The sandbox behind a proxy of its own: a base URL no earlier run of the node has used, so the
+ * node's per-process controller for it starts from nothing, as in a new n8n process (it is shared
+ * by every run in the process and forgotten only after minutes idle).
+ */
+async function freshNetwork(transport: Transport, rttMs: number) {
+	const { sandbox } = await network(transport, rttMs);
+	const proxy = await startProxyProcess(sandbox, rttMs);
+	return {
+		sandbox,
+		target: { baseUrl: proxy.baseUrl, certificate: sandbox.certificate },
+		stop: () => proxy.stop(),
+	};
 }
 
 function stopAll(): void {
@@ -148,7 +156,7 @@ async function nodeRun(
 		perSecond?: boolean;
 	} = {},
 ): Promise<Measure> {
-	const { sandbox, target } = await network(transport, rttMs);
+	const { sandbox, target, stop } = await freshNetwork(transport, rttMs);
 	const result = await measure(
 		sandbox,
 		{
@@ -166,7 +174,7 @@ async function nodeRun(
 			return await runNode(target, items, run);
 		},
 		{ perSecond },
-	);
+	).finally(stop);
 	results.push(result);
 	return result;
 }
@@ -249,17 +257,19 @@ async function matrix(): Promise<void> {
 				await rawRun(transport, rttMs, 'no-limit', items, concurrency, true);
 				await rawRun(transport, rttMs, 'no-limit', items, concurrency, false);
 			}
-			const auto = HAS_AUTO
-				? await nodeRun(transport, rttMs, 'no-limit', intake(itemsFor(transport, rttMs, 'auto')), {
-						concurrency: 'auto',
-					})
-				: undefined;
+			const auto = await nodeRun(
+				transport,
+				rttMs,
+				'no-limit',
+				intake(itemsFor(transport, rttMs, 'auto')),
+				{ concurrency: 'auto' },
+			);
 			const runs = results.slice(first);
 			print();
 			print(table(runs));
 			const fixedNode = runs.filter((m) => m.client === 'node' && m.concurrency !== 'auto');
 			const best = fixedNode.reduce((a, b) => (b.itemsPerSecond > a.itemsPerSecond ? b : a));
-			if (auto && transport === 'tls' && rttMs >= 20) {
+			if (transport === 'tls' && rttMs >= 20) {
 				const ratio = auto.itemsPerSecond / best.itemsPerSecond;
 				verdict(
 					`no limit, TLS ${rttMs} ms: automatic >= 0.9 x the best fixed concurrency's items/s, 0 429s, in flight <= 50`,
@@ -276,13 +286,8 @@ async function matrix(): Promise<void> {
 	print();
 }
 
-function tokenBucket(ratePerSecond: number): RateLimitConfig {
-	return { ratePerSecond, burst: ratePerSecond };
-}
-
 /** Automatic against a token bucket whose rate the node does not know; a few fixed values beside it. */
 async function rateLimit(): Promise<void> {
-	if (!HAS_AUTO) return print('rate limit: the built node has no version 3 (automatic): skipped');
 	print(
 		`Token bucket (burst R): ${LIMIT_ITEMS} to-dos over 500 assets; fixed concurrency with fewer items`,
 	);
@@ -344,7 +349,6 @@ function binsTable(bins: SecondBin[], fromSecond: number): string {
 
 /** The limit changed during the run (PUT /_sandbox/rate-limit at CHANGE_AT_S). */
 async function change(): Promise<void> {
-	if (!HAS_AUTO) return print('change: the built node has no version 3 (automatic): skipped');
 	const transport: Transport = 'tls';
 	const steps = [
 		{ name: 'halved', from: 100, to: 50 },
@@ -412,7 +416,6 @@ async function change(): Promise<void> {
 
 /** 5 % random 500s and no limit: errors that are not 429 must not slow the rate down. */
 async function errors(): Promise<void> {
-	if (!HAS_AUTO) return print('errors: the built node has no version 3 (automatic): skipped');
 	print(`5 % random 500s, no limit: automatic, ${ERROR_ITEMS} to-dos, TLS ${LIMIT_RTT} ms`);
 	const items = intake(ERROR_ITEMS);
 	const clean = await nodeRun(
@@ -443,59 +446,6 @@ async function errors(): Promise<void> {
 		'5 % random 500s, no limit: >= 0.9 x the error-free throughput',
 		`${fmt(faulty.itemsPerSecond)} vs ${fmt(clean.itemsPerSecond)} items/s (${fmt(ratio, 2)}x); to 95 % of the items: ${fmt(faulty.secondsTo95 ?? NaN, 2)} vs ${fmt(clean.secondsTo95 ?? NaN, 2)} s (after that: the run's tail)`,
 		clean.correct && faulty.correct && ratio >= 0.9,
-	);
-	print();
-}
-
-/**
- * Per-record order when every item addresses another record: the node before it ("today", built
- * from BENCH_BASELINE_REF) against this build, both version 2 at fixed concurrency 10, plain, 0 ms,
- * where a per-item cost shows most; ORDER_ROUNDS alternating rounds, medians compared.
- */
-async function order(): Promise<void> {
-	const ref = env.BENCH_BASELINE_REF ?? DEFAULT_BASELINE_REF;
-	const baselineType = loadBaselineNode(ref);
-	const items = intake(BENCH_ASSET_COUNT, BENCH_ASSET_COUNT);
-	print(
-		`Per-record order cost: ${items.length} to-dos on ${items.length} assets, version 2, concurrency 10, plain 0 ms; today = ${ref}`,
-	);
-	const runToday = async (count: number) =>
-		await nodeRun(
-			'plain',
-			0,
-			'order-today',
-			intake(count, count),
-			{ concurrency: 10, typeVersion: 2, nodeType: baselineType },
-			{ spec: { build: ref } },
-		);
-	const runNow = async (count: number) =>
-		await nodeRun('plain', 0, 'order-now', intake(count, count), {
-			concurrency: 10,
-			typeVersion: 2,
-		});
-	// Warm-up of both builds (JIT), left out of the figures.
-	await runToday(200);
-	await runNow(200);
-	results.splice(results.length - 2, 2);
-	const first = results.length;
-	const today: Measure[] = [];
-	const now: Measure[] = [];
-	for (let round = 0; round < ORDER_ROUNDS; round++) {
-		today.push(await runToday(items.length));
-		now.push(await runNow(items.length));
-	}
-	print();
-	print(table(results.slice(first)));
-	const median = (runs: Measure[]) =>
-		percentile(
-			runs.map((m) => m.itemsPerSecond),
-			50,
-		);
-	const ratio = median(now) / median(today);
-	verdict(
-		'per-record order, every item on another record: costs at most 5 % against today',
-		`median ${fmt(median(now))} vs ${fmt(median(today))} items/s (${fmt(Math.abs(1 - ratio) * 100)} % ${ratio <= 1 ? 'slower' : 'faster'})`,
-		[...today, ...now].every((m) => m.correct) && ratio >= 0.95,
 	);
 	print();
 }
@@ -537,7 +487,18 @@ async function main(): Promise<void> {
 		if (PARTS.includes('rate-limit')) await rateLimit();
 		if (PARTS.includes('change')) await change();
 		if (PARTS.includes('errors')) await errors();
-		if (PARTS.includes('order')) await order();
+		await executionScenarios(
+			{
+				freshNetwork: async (rttMs) => await freshNetwork('tls', rttMs),
+				record: (m) => void results.push(m),
+				verdict,
+				print,
+				before: (env.BENCH_BEFORE ? env.BENCH_BEFORE.split(',') : []).flatMap(
+					(file) => (JSON.parse(readFileSync(file, 'utf8')) as { results: Measure[] }).results,
+				),
+			},
+			PARTS,
+		);
 		if (PARTS.includes('memory')) summary.memory = (await memory()) as unknown as IDataObject[];
 	} finally {
 		stopAll();

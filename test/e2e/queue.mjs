@@ -4,6 +4,8 @@
 //   1. production executions: an activated webhook workflow, 4 calls of 250 items sent at once,
 //      run by two workers (`--concurrency=1`, so both take some): one record per item, every key
 //      the one derived from (instance, workflow, execution, node, run, item), distinct
+//   1b. a burst of one-item webhook calls against a throttled sandbox, the workers at n8n's default
+//      concurrency (10): nothing failed, every record once, the 429 share printed
 //   2. a failed execution (rate limit) retried while the worker that ran it is stopped: the retry
 //      runs on the other worker and replays what the first run created
 //   3. a worker SIGKILLed mid-node: what n8n does (measured and printed), then the user's recovery,
@@ -11,7 +13,7 @@
 //      0 lost
 //   4. the same crash in regular mode (one `n8n start`, SQLite): killed mid-node, restarted, what
 //      n8n and its Retry then do, and the same recovery
-// Steps 1-4 are the groups in queue-groups/ (production.mjs, retry-other-worker.mjs,
+// Steps 1-4 are the groups in queue-groups/ (production.mjs, webhook-burst.mjs, retry-other-worker.mjs,
 // worker-crash.mjs, regular-crash.mjs); this file sets up what they share.
 // Exits non-zero on any failure; prints the duration of each step and what was measured.
 // Environment: E2E_ONLY=<text>[,<text>] (checks whose names contain one of them), E2E_KEEP=1 (keep
@@ -43,6 +45,7 @@ import * as W from './lib/workflows.mjs';
 import { productionExecutions } from './queue-groups/production.mjs';
 import { regularModeCrashes } from './queue-groups/regular-crash.mjs';
 import { retryOnOtherWorker } from './queue-groups/retry-other-worker.mjs';
+import { webhookBurstQueue } from './queue-groups/webhook-burst.mjs';
 import { workerCrash } from './queue-groups/worker-crash.mjs';
 
 installCleanupHandlers();
@@ -79,7 +82,7 @@ async function main() {
 		await n8n.importCredentials(
 			W.credentialJson({ baseUrl: sandbox.baseUrl, apiToken: API_TOKEN }),
 		);
-		await n8n.importWorkflows([derivedWf, bizWf]);
+		await n8n.importWorkflows([derivedWf, bizWf, W.webhookBurstWorkflow()]);
 	};
 
 	stack = await startQueueStack({
@@ -108,6 +111,7 @@ async function main() {
 
 	const shared = { sandbox, api, mainN8n, workers, derivedWf, bizWf, webhookPathOf, note };
 	await productionExecutions({ ...shared, instanceId }, check);
+	await webhookBurstQueue(shared, check);
 	await retryOnOtherWorker(shared, check);
 	await workerCrash(shared, check);
 	await regularModeCrashes({ ...shared, stack, pack, runDir: RUN_DIR, importInto }, check);

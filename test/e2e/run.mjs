@@ -8,12 +8,14 @@
 //      bulk intake at automatic concurrency over HTTPS against a second, throttled sandbox
 //   4. "Retry execution" for real: `n8n start`, owner set up and logged in through the REST API, a
 //      failed execution retried through POST /rest/executions/:id/retry after fixing the cause
-//   5. the editor in headless Chromium: the node's forms for each operation and the credential,
+//   5. the node as an AI agent's tool; many executions at once: 300 production webhook calls
+//      against a throttled sandbox
+//   6. the editor in headless Chromium: the node's forms for each operation and the credential,
 //      screenshots into .github/screenshots/
-// Steps 3-5 are the named groups in groups/ (headless.mjs, examples.mjs, bulk-tls.mjs, retry.mjs, agent.mjs, editor.mjs); this file sets up
+// Steps 3-6 are the named groups in groups/ (headless.mjs, examples.mjs, bulk-tls.mjs, retry.mjs, agent.mjs, webhook-burst.mjs, editor.mjs); this file sets up
 // what they share. Exits non-zero on any failure; prints the duration of each step.
 //
-// Environment: E2E_SKIP_BROWSER=1 skips step 5; E2E_KEEP=1 keeps the run's user folder;
+// Environment: E2E_SKIP_BROWSER=1 skips step 6; E2E_KEEP=1 keeps the run's user folder;
 // E2E_HOST=n8n1 runs steps 1-3 on n8n 1.123.81 with Node 20 instead (compatibility);
 // E2E_UPDATE_SCREENSHOTS=1 writes the editor screenshots into .github/screenshots (else the e2e work folder, $TMPDIR/n8n-nodes-inventory-e2e);
 // E2E_ONLY=<text>[,<text>] runs only the checks whose names contain one of them;
@@ -27,6 +29,7 @@ import { editor } from './groups/editor.mjs';
 import { exampleWorkflows, examples } from './groups/examples.mjs';
 import { headless } from './groups/headless.mjs';
 import { retryExecution } from './groups/retry.mjs';
+import { webhookBurstRegular } from './groups/webhook-burst.mjs';
 import { ensureChromium } from './lib/browser.mjs';
 import { HOST_DIR, HOST_FLAVOR, ensureHost } from './lib/host.mjs';
 import { N8nInstance, OWNER } from './lib/n8n.mjs';
@@ -125,6 +128,7 @@ async function main() {
 			W.retryFixWorkflow(),
 			W.editorWorkflow(),
 			...exampleWorkflows(),
+			W.webhookBurstWorkflow(),
 		]);
 	});
 
@@ -169,6 +173,9 @@ async function main() {
 
 	// ----- the node as an AI agent's tool (scripted chat model) --------------------------------------
 	await agent({ n8n, sandbox, api, model, screenshotDir: SCREENSHOT_DIR, skipBrowser }, check);
+
+	// ----- many executions at once: a burst of production webhook calls ------------------------
+	await webhookBurstRegular({ n8n, sandbox, api }, check);
 
 	// ----- the editor ----------------------------------------------------------------------------
 	if (!skipBrowser) {

@@ -136,10 +136,6 @@ const nodeTypes: Record<string, INodeType> = {
 
 export const inventoryNodeType = nodeTypes[INVENTORY_TYPE];
 
-/** Adds a node type to the engine's (e.g. another build of the Inventory node, for the bench). */
-export function registerNodeType(type: string, nodeType: INodeType): void {
-	nodeTypes[type] = nodeType;
-}
 export const inventoryCredentialType = new InventoryApi();
 
 class FixtureNodeTypes implements INodeTypes {

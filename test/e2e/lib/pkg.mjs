@@ -21,11 +21,18 @@ export async function buildAndPackPackage() {
 	return await packPackage();
 }
 
-/** `npm pack` of the package buildPackage built (no install scripts run); returns the tarball's path. */
+/**
+ * `npm pack` of the package buildPackage built (no install scripts run); returns the tarball's path.
+ * Each run packs into a folder of its own: WORK_DIR is shared by every checkout on the machine, and
+ * a tarball in one shared folder was overwritten by another checkout's run between this run's pack
+ * and its install (seen: a queue-mode run installed another branch's build).
+ */
 export async function packPackage() {
-	const dest = path.join(WORK_DIR, 'pack');
+	const dest = path.join(WORK_DIR, `pack-${process.pid}`);
 	fs.rmSync(dest, { recursive: true, force: true });
 	fs.mkdirSync(dest, { recursive: true });
+	// Installed copies are unpacked, so the tarball is needed only while this process runs.
+	process.once('exit', () => fs.rmSync(dest, { recursive: true, force: true }));
 	const r = await mustRun(
 		'npm',
 		['pack', '--json', '--ignore-scripts', '--pack-destination', dest],

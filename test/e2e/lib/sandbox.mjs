@@ -134,6 +134,13 @@ export class Sandbox {
 		return config === null ? this.admin('DELETE', '/faults') : this.admin('PUT', '/faults', config);
 	}
 
+	/** The token bucket per organization, `{ ratePerSecond, burst }`, or null (off). */
+	setRateLimit(limit) {
+		return limit === null
+			? this.admin('DELETE', '/rate-limit')
+			: this.admin('PUT', '/rate-limit', limit);
+	}
+
 	async stop() {
 		await stopService(this.service);
 	}

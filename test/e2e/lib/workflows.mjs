@@ -144,6 +144,47 @@ export function bulkTlsWorkflow() {
 	);
 }
 
+/**
+ * A production webhook per to-do, as a procurement system posts one call per purchase: Webhook
+ * (POST `{ assetId, name }`, answers with the to-do once the execution ended) → Create To-Do at
+ * version 3's defaults (automatic concurrency, retries). Activated and called by the webhook-burst
+ * checks (lib/burst.mjs), in regular and in queue mode.
+ */
+export const WEBHOOK_BURST_PATH = 'inventory-burst';
+export const webhookBurstWorkflow = () =>
+	workflow(
+		'e2eWfWebhookBurst',
+		'E2E: a to-do per webhook call',
+		[
+			{
+				id: 'webhook',
+				name: 'Webhook',
+				type: 'n8n-nodes-base.webhook',
+				typeVersion: 2,
+				position: [0, 0],
+				webhookId: 'a1b2c3d4-0000-4000-8000-00000000e001',
+				parameters: {
+					httpMethod: 'POST',
+					path: WEBHOOK_BURST_PATH,
+					responseMode: 'lastNode',
+					responseData: 'firstEntryJson',
+					options: {},
+				},
+			},
+			inventoryNode({
+				id: 'burst-create',
+				name: 'Create To-Do',
+				position: [220, 0],
+				typeVersion: 3,
+				parameters: createTodoParameters({
+					assetId: '={{ $json.body.assetId }}',
+					name: '={{ $json.body.name }}',
+				}),
+			}),
+		],
+		chain('Webhook', 'Create To-Do'),
+	);
+
 /** A to-do per incoming item: its asset and title. */
 const TODO_FROM_ITEM = { assetId: '={{ $json.assetId }}', name: '={{ $json.title }}' };
 
