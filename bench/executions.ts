@@ -127,143 +127,152 @@ async function measureExecutions(
 	return { m, result };
 }
 
-async function burst(ctx: ScenarioContext, rate: number | null): Promise<void> {
-	const scenario = rate === null ? 'burst-no-limit' : 'burst';
-	const { executions } = BURST;
-	ctx.print(
-		`${executions} one-item executions started at once, ${rate === null ? 'no limit' : `R = ${rate}/s`}, TLS ${RTT_MS} ms`,
-	);
-	const { sandbox, target, stop } = await ctx.freshNetwork(RTT_MS);
+/**
+ * Prints a scenario's title and runs it against a network of its own (a new base URL, so nothing the
+ * node's per-process controller learned in another scenario carries over), then a blank line.
+ */
+async function onFreshNetwork(
+	ctx: ScenarioContext,
+	title: string,
+	run: (network: { sandbox: Sandbox; target: Target }) => Promise<void>,
+): Promise<void> {
+	ctx.print(title);
+	const { stop, ...network } = await ctx.freshNetwork(RTT_MS);
 	try {
-		const { m, result } = await measureExecutions(
-			ctx,
-			sandbox,
-			target,
-			spec(scenario, rate),
-			batchesOf(executions, 1),
-		);
-		const slowest = Math.max(...result.durationsMs) / 1000;
-		ctx.print(
-			`  ${outcome(m)}; ${fmt(m.itemsPerSecond)} items/s; slowest execution ${fmt(slowest)} s`,
-		);
-		if (rate !== null) {
-			const { ratio, text } = againstIdeal(m, rate);
-			ctx.verdict(
-				`${executions} one-item executions at once, R = ${rate}/s: none fails, <= 3 % 429, every record once, <= 1.15 x N/R`,
-				`${m.failedExecutions} failed, ${pct(m.rateLimitedShare)} 429, ${m.records} records, ${text}${beforeText(ctx, scenario)}`,
-				m.failedExecutions === 0 && m.rateLimitedShare <= 0.03 && m.correct && ratio <= 1.15,
-			);
-		} else {
-			const today = beforeItemsPerSecond(ctx, scenario);
-			if (today.runs > 0) {
-				const share = m.itemsPerSecond / today.median;
-				ctx.verdict(
-					`no limit: ${executions} one-item executions reach >= 90 % of today's throughput`,
-					`${fmt(m.itemsPerSecond)} vs ${fmt(today.median)} items/s before (median of ${today.runs} runs; ${fmt(share * 100)} %)`,
-					m.correct && share >= 0.9,
-				);
-			} else
-				ctx.print('  (no earlier figure to compare with: BENCH_BEFORE=<bench/results/...json>)');
-		}
+		await run(network);
 	} finally {
 		stop();
 	}
 	ctx.print();
+}
+
+async function burst(ctx: ScenarioContext, rate: number | null): Promise<void> {
+	const scenario = rate === null ? 'burst-no-limit' : 'burst';
+	const { executions } = BURST;
+	await onFreshNetwork(
+		ctx,
+		`${executions} one-item executions started at once, ${rate === null ? 'no limit' : `R = ${rate}/s`}, TLS ${RTT_MS} ms`,
+		async ({ sandbox, target }) => {
+			const { m, result } = await measureExecutions(
+				ctx,
+				sandbox,
+				target,
+				spec(scenario, rate),
+				batchesOf(executions, 1),
+			);
+			const slowest = Math.max(...result.durationsMs) / 1000;
+			ctx.print(
+				`  ${outcome(m)}; ${fmt(m.itemsPerSecond)} items/s; slowest execution ${fmt(slowest)} s`,
+			);
+			if (rate !== null) {
+				const { ratio, text } = againstIdeal(m, rate);
+				ctx.verdict(
+					`${executions} one-item executions at once, R = ${rate}/s: none fails, <= 3 % 429, every record once, <= 1.15 x N/R`,
+					`${m.failedExecutions} failed, ${pct(m.rateLimitedShare)} 429, ${m.records} records, ${text}${beforeText(ctx, scenario)}`,
+					m.failedExecutions === 0 && m.rateLimitedShare <= 0.03 && m.correct && ratio <= 1.15,
+				);
+			} else {
+				const today = beforeItemsPerSecond(ctx, scenario);
+				if (today.runs > 0) {
+					const share = m.itemsPerSecond / today.median;
+					ctx.verdict(
+						`no limit: ${executions} one-item executions reach >= 90 % of today's throughput`,
+						`${fmt(m.itemsPerSecond)} vs ${fmt(today.median)} items/s before (median of ${today.runs} runs; ${fmt(share * 100)} %)`,
+						m.correct && share >= 0.9,
+					);
+				} else
+					ctx.print('  (no earlier figure to compare with: BENCH_BEFORE=<bench/results/...json>)');
+			}
+		},
+	);
 }
 
 async function sideBySide(ctx: ScenarioContext): Promise<void> {
 	const { executions, itemsEach, rate } = SIDE_BY_SIDE;
-	ctx.print(
+	await onFreshNetwork(
+		ctx,
 		`${executions} executions of ${itemsEach} items side by side, R = ${rate}/s, TLS ${RTT_MS} ms`,
+		async ({ sandbox, target }) => {
+			const { m, result } = await measureExecutions(
+				ctx,
+				sandbox,
+				target,
+				spec('side-by-side', rate),
+				batchesOf(executions, itemsEach),
+			);
+			const ends = result.durationsMs.map((ms) => fmt(ms / 1000)).join(', ');
+			ctx.print(`  ${outcome(m)}; each execution's time (s): ${ends}`);
+			const { ratio, text } = againstIdeal(m, rate);
+			ctx.verdict(
+				`${executions} executions of ${itemsEach} items side by side, R = ${rate}/s: <= 3 % 429, <= 1.15 x N/R`,
+				`${pct(m.rateLimitedShare)} 429, ${text}, ${m.failedExecutions} failed${beforeText(ctx, 'side-by-side')}`,
+				m.correct && m.failedExecutions === 0 && m.rateLimitedShare <= 0.03 && ratio <= 1.15,
+			);
+		},
 	);
-	const { sandbox, target, stop } = await ctx.freshNetwork(RTT_MS);
-	try {
-		const { m, result } = await measureExecutions(
-			ctx,
-			sandbox,
-			target,
-			spec('side-by-side', rate),
-			batchesOf(executions, itemsEach),
-		);
-		const ends = result.durationsMs.map((ms) => fmt(ms / 1000)).join(', ');
-		ctx.print(`  ${outcome(m)}; each execution's time (s): ${ends}`);
-		const { ratio, text } = againstIdeal(m, rate);
-		ctx.verdict(
-			`${executions} executions of ${itemsEach} items side by side, R = ${rate}/s: <= 3 % 429, <= 1.15 x N/R`,
-			`${pct(m.rateLimitedShare)} 429, ${text}, ${m.failedExecutions} failed${beforeText(ctx, 'side-by-side')}`,
-			m.correct && m.failedExecutions === 0 && m.rateLimitedShare <= 0.03 && ratio <= 1.15,
-		);
-	} finally {
-		stop();
-	}
-	ctx.print();
 }
 
 async function arrivals(ctx: ScenarioContext): Promise<void> {
 	const { importItems, executions, firstAtMs, everyMs, rate } = ARRIVALS;
-	ctx.print(
+	await onFreshNetwork(
+		ctx,
 		`${executions} one-item executions arriving during a ${importItems}-item import (one every ${everyMs} ms from ${firstAtMs / 1000} s on), R = ${rate}/s, TLS ${RTT_MS} ms`,
+		async ({ sandbox, target }) => {
+			const batches = [
+				intake(importItems, 1000),
+				...batchesOf(executions, 1, { first: importItems }),
+			];
+			const startAtMs = [0, ...batches.slice(1).map((_, i) => firstAtMs + i * everyMs)];
+			const { m, result } = await measureExecutions(
+				ctx,
+				sandbox,
+				target,
+				spec('arrivals', rate),
+				batches,
+				startAtMs,
+			);
+			const [importMs, ...latencies] = result.durationsMs;
+			const seconds = latencies.map((ms) => ms / 1000);
+			const slowest = Math.max(...seconds);
+			ctx.print(`  ${outcome(m)}; the import took ${fmt(importMs / 1000)} s`);
+			ctx.print(
+				`  each arriving execution's time (s): ${seconds.map((s) => fmt(s, 2)).join(', ')}`,
+			);
+			const before = beforeOf(ctx, 'arrivals');
+			ctx.verdict(
+				`${executions} one-item executions arriving during a ${importItems}-item import, R = ${rate}/s: each done within 1 s`,
+				`slowest ${fmt(slowest, 2)} s, median ${fmt(percentile(seconds, 50), 2)} s, ${seconds.filter((s) => s > 1).length} over 1 s${before?.arrivalSeconds ? ` [before: slowest ${fmt(Math.max(...before.arrivalSeconds), 2)} s]` : ''}`,
+				m.correct && slowest <= 1,
+			);
+			m.arrivalSeconds = seconds;
+		},
 	);
-	const { sandbox, target, stop } = await ctx.freshNetwork(RTT_MS);
-	try {
-		const batches = [
-			intake(importItems, 1000),
-			...batchesOf(executions, 1, { first: importItems }),
-		];
-		const startAtMs = [0, ...batches.slice(1).map((_, i) => firstAtMs + i * everyMs)];
-		const { m, result } = await measureExecutions(
-			ctx,
-			sandbox,
-			target,
-			spec('arrivals', rate),
-			batches,
-			startAtMs,
-		);
-		const [importMs, ...latencies] = result.durationsMs;
-		const seconds = latencies.map((ms) => ms / 1000);
-		const slowest = Math.max(...seconds);
-		ctx.print(`  ${outcome(m)}; the import took ${fmt(importMs / 1000)} s`);
-		ctx.print(`  each arriving execution's time (s): ${seconds.map((s) => fmt(s, 2)).join(', ')}`);
-		const before = beforeOf(ctx, 'arrivals');
-		ctx.verdict(
-			`${executions} one-item executions arriving during a ${importItems}-item import, R = ${rate}/s: each done within 1 s`,
-			`slowest ${fmt(slowest, 2)} s, median ${fmt(percentile(seconds, 50), 2)} s, ${seconds.filter((s) => s > 1).length} over 1 s${before?.arrivalSeconds ? ` [before: slowest ${fmt(Math.max(...before.arrivalSeconds), 2)} s]` : ''}`,
-			m.correct && slowest <= 1,
-		);
-		m.arrivalSeconds = seconds;
-	} finally {
-		stop();
-	}
-	ctx.print();
 }
 
 async function backToBack(ctx: ScenarioContext): Promise<void> {
 	const { items, gapMs, rate } = BACK_TO_BACK;
-	ctx.print(
+	await onFreshNetwork(
+		ctx,
 		`Two ${items}-item runs, the second ${gapMs / 1000} s after the first ended, R = ${rate}/s, TLS ${RTT_MS} ms`,
-	);
-	const { sandbox, target, stop } = await ctx.freshNetwork(RTT_MS);
-	try {
-		const runs: Measure[] = [];
-		for (const scenario of ['back-to-back-1', 'back-to-back-2']) {
-			if (runs.length > 0) await sleep(gapMs);
-			const run = await measure(sandbox, spec(scenario, rate), intake(items, 1000), async () =>
-				runNode(target, intake(items, 1000), { concurrency: 'auto' }),
+		async ({ sandbox, target }) => {
+			const runs: Measure[] = [];
+			for (const scenario of ['back-to-back-1', 'back-to-back-2']) {
+				if (runs.length > 0) await sleep(gapMs);
+				const run = await measure(sandbox, spec(scenario, rate), intake(items, 1000), async () =>
+					runNode(target, intake(items, 1000), { concurrency: 'auto' }),
+				);
+				ctx.record(run);
+				runs.push(run);
+				ctx.print(`  ${scenario}: ${outcome(run)}, ${againstIdeal(run, rate).text}`);
+			}
+			const second = runs[1];
+			ctx.verdict(
+				`the second of two back-to-back ${items}-item runs (R = ${rate}/s): <= 1 % 429`,
+				`${pct(second.rateLimitedShare)} 429 (first run ${pct(runs[0].rateLimitedShare)}), ${second.failedItems} failed${beforeText(ctx, 'back-to-back-2')}`,
+				runs.every((run) => run.correct) && second.rateLimitedShare <= 0.01,
 			);
-			ctx.record(run);
-			runs.push(run);
-			ctx.print(`  ${scenario}: ${outcome(run)}, ${againstIdeal(run, rate).text}`);
-		}
-		const second = runs[1];
-		ctx.verdict(
-			`the second of two back-to-back ${items}-item runs (R = ${rate}/s): <= 1 % 429`,
-			`${pct(second.rateLimitedShare)} 429 (first run ${pct(runs[0].rateLimitedShare)}), ${second.failedItems} failed${beforeText(ctx, 'back-to-back-2')}`,
-			runs.every((run) => run.correct) && second.rateLimitedShare <= 0.01,
-		);
-	} finally {
-		stop();
-	}
-	ctx.print();
+		},
+	);
 }
 
 interface Child {
@@ -296,45 +305,48 @@ function startChild(job: ChildJob): Child {
 async function processes(ctx: ScenarioContext): Promise<void> {
 	const { counts, executionsEach, itemsEach, rate } = PROCESSES;
 	for (const count of counts) {
-		ctx.print(
+		await onFreshNetwork(
+			ctx,
 			`${count} processes sharing R = ${rate}/s, each running ${executionsEach} executions of ${itemsEach} items at once, TLS ${RTT_MS} ms`,
+			async ({ sandbox, target }) => {
+				const perProcess = executionsEach * itemsEach;
+				const children = Array.from({ length: count }, (_, i) =>
+					startChild({ target, executions: executionsEach, itemsEach, first: i * perProcess }),
+				);
+				try {
+					await Promise.all(children.map(async (child) => await child.ready));
+					const items = batchesOf(count * executionsEach, itemsEach).flat();
+					let results: ExecutionsResult[] = [];
+					const m = await measure(
+						sandbox,
+						spec(`processes-${count}`, rate, {
+							executions: count * executionsEach,
+							processes: count,
+						}),
+						items,
+						async () => {
+							for (const child of children) child.process.stdin?.write('go\n');
+							results = await Promise.all(children.map(async (child) => await child.result));
+							return {
+								failed: results.reduce((sum, r) => sum + r.failed, 0),
+								failedExecutions: results.reduce((sum, r) => sum + r.failedExecutions, 0),
+							};
+						},
+					);
+					ctx.record(m);
+					const ends = results.map((r) => fmt(Math.max(...r.durationsMs) / 1000)).join(', ');
+					ctx.print(`  ${outcome(m)}; each process done after (s): ${ends}`);
+					const { ratio, text } = againstIdeal(m, rate);
+					ctx.verdict(
+						`${count} processes sharing R = ${rate}/s: none fails, <= 10 % 429, <= 1.3 x N/R`,
+						`${m.failedExecutions} failed, ${pct(m.rateLimitedShare)} 429, ${text}${beforeText(ctx, `processes-${count}`)}`,
+						m.correct && m.failedExecutions === 0 && m.rateLimitedShare <= 0.1 && ratio <= 1.3,
+					);
+				} finally {
+					for (const child of children) child.process.kill('SIGTERM');
+				}
+			},
 		);
-		const { sandbox, target, stop } = await ctx.freshNetwork(RTT_MS);
-		const perProcess = executionsEach * itemsEach;
-		const children = Array.from({ length: count }, (_, i) =>
-			startChild({ target, executions: executionsEach, itemsEach, first: i * perProcess }),
-		);
-		try {
-			await Promise.all(children.map(async (child) => await child.ready));
-			const items = batchesOf(count * executionsEach, itemsEach).flat();
-			let results: ExecutionsResult[] = [];
-			const m = await measure(
-				sandbox,
-				spec(`processes-${count}`, rate, { executions: count * executionsEach, processes: count }),
-				items,
-				async () => {
-					for (const child of children) child.process.stdin?.write('go\n');
-					results = await Promise.all(children.map(async (child) => await child.result));
-					return {
-						failed: results.reduce((sum, r) => sum + r.failed, 0),
-						failedExecutions: results.reduce((sum, r) => sum + r.failedExecutions, 0),
-					};
-				},
-			);
-			ctx.record(m);
-			const ends = results.map((r) => fmt(Math.max(...r.durationsMs) / 1000)).join(', ');
-			ctx.print(`  ${outcome(m)}; each process done after (s): ${ends}`);
-			const { ratio, text } = againstIdeal(m, rate);
-			ctx.verdict(
-				`${count} processes sharing R = ${rate}/s: none fails, <= 10 % 429, <= 1.3 x N/R`,
-				`${m.failedExecutions} failed, ${pct(m.rateLimitedShare)} 429, ${text}${beforeText(ctx, `processes-${count}`)}`,
-				m.correct && m.failedExecutions === 0 && m.rateLimitedShare <= 0.1 && ratio <= 1.3,
-			);
-		} finally {
-			for (const child of children) child.process.kill('SIGTERM');
-			stop();
-		}
-		ctx.print();
 	}
 }
 
