@@ -109,31 +109,6 @@ describe('AdaptiveThrottle shared by several runs', () => {
 		expect(throttle.idle).toBe(true);
 	});
 
-	test('runs together may have the sum of their Max Concurrency in flight, as each would alone (the slow start permitting)', async () => {
-		const throttle = new AdaptiveThrottle();
-		const runs = Array.from({ length: 4 }, () => throttle.openLane(3));
-		let sent = 0;
-		const attempts = runs.map((run) =>
-			Array.from({ length: 5 }, () => run.acquire().then((sendNumber) => (sent++, sendNumber))),
-		);
-		await jest.advanceTimersByTimeAsync(0);
-		// The slow start's first 10, although no run may have more than 3.
-		expect(sent).toBe(10);
-		expect(throttle.state()).toMatchObject({ maxInFlight: 12, peakInFlight: 10 });
-		// Each answer adds half a place: after four, 12 = 4 runs x 3 are in flight, no more.
-		for (const [run, index] of [
-			[0, 0],
-			[0, 1],
-			[1, 0],
-			[1, 1],
-		] as const)
-			runs[run].release(await attempts[run][index], 'answered');
-		await jest.advanceTimersByTimeAsync(0);
-		expect(throttle.state()).toMatchObject({ maxInFlight: 12, peakInFlight: 12 });
-		runs[3].close();
-		expect(throttle.state().maxInFlight).toBe(9);
-	});
-
 	test('a 429 cuts the rate once for the attempts sent before it, and the cut is reported', async () => {
 		const cuts: Array<{ ratePerSecond: number | undefined; cuts: number }> = [];
 		const throttle = new AdaptiveThrottle(new ServerPause(), (state) => cuts.push(state));

@@ -35,7 +35,7 @@ export const runOptions = {
 		default: 50,
 		placeholder: 'e.g. 20',
 		description:
-			'The most requests this execution has in flight at once while the node finds the rate the server accepts on its own (1 to 50); executions running at the same time share that rate',
+			'The most requests the node has in flight at once while it finds the rate the server accepts on its own (1 to 50)',
 		hint: 'Without a Concurrency option the node speeds up while the API answers and slows down on a rate limit (429). Items of one asset or subscription are sent one after another, in input order; output order and item linking stay the same.',
 		displayOptions: FROM_VERSION_3,
 	}),

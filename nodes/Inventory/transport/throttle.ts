@@ -69,7 +69,7 @@ const MEASURE_MS = 1000;
 export interface AdaptiveState {
 	/** Requests per second the pacing allows; undefined until the first 429 (no pacing before). */
 	ratePerSecond: number | undefined;
-	/** The sum of the Max Concurrency of the runs that use the throttle (the last runs', when none does). */
+	/** The largest Max Concurrency of the runs that use the throttle (the last ones, when none does). */
 	maxInFlight: number;
 	peakInFlight: number;
 	/** How often the rate was cut. */
@@ -147,14 +147,14 @@ export class AdaptiveThrottle {
 	openLane(maxInFlight: number): AdaptiveLane {
 		const lane = new Lane(maxInFlight);
 		this.lanes.add(lane);
-		this.maxInFlight = this.sumOfLaneBounds();
+		this.maxInFlight = this.largestLaneBound();
 		return {
 			acquire: async () => await this.acquire(lane),
 			release: (sendNumber, outcome) => this.release(lane, sendNumber, outcome),
 			pauseUntil: (timestamp) => this.pause.extend(timestamp),
 			close: () => {
 				if (this.lanes.delete(lane) && this.lanes.size > 0)
-					this.maxInFlight = this.sumOfLaneBounds();
+					this.maxInFlight = this.largestLaneBound();
 			},
 		};
 	}
@@ -164,14 +164,10 @@ export class AdaptiveThrottle {
 		return this.lanes.size === 0 && this.inFlight === 0;
 	}
 
-	/**
-	 * Each run may have its own Max Concurrency in flight, as it would alone: the runs together are
-	 * bounded by the sum (the slow start and, after a 429, the rate decide how much of it is used).
-	 */
-	private sumOfLaneBounds(): number {
-		let sum = 0;
-		for (const lane of this.lanes) sum += lane.maxInFlight;
-		return sum;
+	private largestLaneBound(): number {
+		let largest = 0;
+		for (const lane of this.lanes) largest = Math.max(largest, lane.maxInFlight);
+		return largest;
 	}
 
 	private async acquire(lane: Lane): Promise<number> {
