@@ -74,30 +74,29 @@ const { InventoryApi } = fromDist('./credentials/InventoryApi.credentials.js') a
 	InventoryApi: new () => ICredentialType;
 };
 
-const { serverControllers } = fromDist(
+const { serverControllers, CONTROLLER_IDLE_MS } = fromDist(
 	'./nodes/Inventory/transport/controller.js',
 ) as typeof import('../../nodes/Inventory/transport/controller');
 
 /**
  * The node's per-process controllers (rate, pause, records per server and credential) live as long as
- * the process; a test that must not inherit what an earlier one learned forgets them first.
+ * the process; a test that must not inherit what an earlier one learned forgets them first, the way the
+ * node does after five idle minutes: the lookup's clock is moved past them for that one call. A
+ * controller still in use (a run open, a record held) is kept, as it would be.
  */
 export function forgetServerControllers(): void {
-	serverControllers.clear();
+	const realNow = Date.now;
+	Date.now = () => realNow() + CONTROLLER_IDLE_MS;
+	try {
+		serverControllers.forgetIdle(silentLogger);
+	} finally {
+		Date.now = realNow;
+	}
 }
 
-/** Until when a 429's Retry-After holds back the node's requests (the latest pause of any controller). */
-export function serverPauseUntil(): number {
-	return Math.max(
-		0,
-		...[...serverControllers.values()].map((controller) => controller.pause.until),
-	);
-}
-
-/** How many per-process controllers the node keeps now. */
-export function serverControllerCount(): number {
-	return serverControllers.size;
-}
+const silentLogger = { debug() {}, info() {}, warn() {}, error() {} } as unknown as Parameters<
+	typeof serverControllers.forgetIdle
+>[0];
 
 export const INVENTORY_TYPE = 'n8n-nodes-inventory.inventory';
 export const INVENTORY_TOOL_TYPE = `${INVENTORY_TYPE}Tool`;

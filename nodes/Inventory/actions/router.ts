@@ -6,6 +6,7 @@ import { ItemInput } from '../helpers/itemInput';
 import { runInRecordOrder } from '../helpers/recordOrder';
 import { compactForAgent, isToolVariant } from '../helpers/toolMode';
 import {
+	ExecutionStopped,
 	openConnection,
 	openSendingRun,
 	sendInventoryRequest,
@@ -78,6 +79,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		maxActive: sendingRun.maxActive,
 		locks: sendingRun.records,
 		stopAfterFailure: !this.continueOnFail(),
+		signal: this.getExecutionCancelSignal?.(),
 		work: async (itemIndex) => {
 			try {
 				const request = requests[itemIndex];
@@ -100,6 +102,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		},
 	}).finally(() => sendingRun.close());
 
+	// Stopped: the items cut short are no results (nor error items), whatever Continue On Fail says.
+	if (this.getExecutionCancelSignal?.()?.aborted) throw new ExecutionStopped();
 	if (failure) throw failure.error;
 	return [results];
 }

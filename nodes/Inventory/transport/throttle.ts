@@ -1,15 +1,23 @@
 import { sleep } from 'n8n-workflow';
 
-/** How an attempt ended, as the throttle sees it: any answer but 429 (the server took the request), 429, or none (network failure). */
-export type AttemptOutcome = 'answered' | 'throttled' | 'unanswered';
+import { ExecutionStopped, throwIfStopped, waitUnlessStopped, whenStopped } from './cancel';
+
+/**
+ * How an attempt ended, as the throttle sees it: any answer but 429 (the server took the request), 429,
+ * none (network failure), or never sent (its execution was stopped when its turn came).
+ */
+export type AttemptOutcome = 'answered' | 'throttled' | 'unanswered' | 'unsent';
 
 /**
  * What every attempt of a node run passes through: `acquire` before it is sent (it waits for a rate
  * limit pause, a free slot and, when pacing, its turn), `release` once it is answered or failed.
  */
 export interface SendThrottle {
-	/** Resolves when the attempt may be sent, with its place in the order of sending. */
-	acquire(): Promise<number>;
+	/**
+	 * Resolves when the attempt may be sent, with its place in the order of sending; rejects with
+	 * ExecutionStopped, at once, when `signal` (the execution's cancel signal) fires first.
+	 */
+	acquire(signal?: AbortSignal): Promise<number>;
 	release(sendNumber: number, outcome: AttemptOutcome): void;
 	/** Holds back every attempt to the server until `timestamp`, as a 429's Retry-After asks. */
 	pauseUntil(timestamp: number): void;
@@ -26,9 +34,9 @@ export class ServerPause {
 		this.until = Math.max(this.until, timestamp);
 	}
 
-	async wait(): Promise<void> {
+	async wait(signal?: AbortSignal): Promise<void> {
 		for (let delay = this.until - Date.now(); delay > 0; delay = this.until - Date.now()) {
-			await sleep(delay);
+			await waitUnlessStopped(delay, signal);
 		}
 	}
 }
@@ -39,8 +47,9 @@ export class FixedThrottle implements SendThrottle {
 
 	constructor(private readonly pause: ServerPause = new ServerPause()) {}
 
-	async acquire(): Promise<number> {
-		await this.pause.wait();
+	async acquire(signal?: AbortSignal): Promise<number> {
+		await this.pause.wait(signal);
+		throwIfStopped(signal);
 		return ++this.sent;
 	}
 
@@ -149,7 +158,7 @@ export class AdaptiveThrottle {
 		this.lanes.add(lane);
 		this.maxInFlight = this.largestLaneBound();
 		return {
-			acquire: async () => await this.acquire(lane),
+			acquire: async (signal) => await this.acquire(lane, signal),
 			release: (sendNumber, outcome) => this.release(lane, sendNumber, outcome),
 			pauseUntil: (timestamp) => this.pause.extend(timestamp),
 			close: () => {
@@ -170,14 +179,28 @@ export class AdaptiveThrottle {
 		return largest;
 	}
 
-	private async acquire(lane: Lane): Promise<number> {
+	private async acquire(lane: Lane, signal?: AbortSignal): Promise<number> {
+		throwIfStopped(signal);
 		if (this.idleSince !== undefined) {
 			// Nothing was sent meanwhile: the curve resumes where it stood, it did not grow unproven.
 			if (this.cutAt !== undefined) this.cutAt += Date.now() - this.idleSince;
 			this.idleSince = undefined;
 		}
-		return await new Promise<number>((resolve) => {
-			lane.waiting.push(resolve);
+		const { stopped, off } = whenStopped(signal);
+		return await new Promise<number>((resolve, reject) => {
+			const turn = (sendNumber: number) => {
+				off();
+				resolve(sendNumber);
+			};
+			lane.waiting.push(turn);
+			// Stopped while waiting: the turn goes to the next attempt, nothing of this one stays queued.
+			void stopped.then(() => {
+				const position = lane.waiting.indexOf(turn);
+				if (position < 0) return;
+				lane.waiting.splice(position, 1);
+				if (this.quiet) this.idleSince = Date.now();
+				reject(new ExecutionStopped());
+			});
 			this.enterRotation(lane);
 			void this.giveTurns();
 		});
@@ -197,6 +220,13 @@ export class AdaptiveThrottle {
 		}
 		if (lane) lane.inRotation = false;
 		return lane;
+	}
+
+	/** Nothing in flight and no attempt waiting. */
+	private get quiet(): boolean {
+		if (this.inFlight > 0) return false;
+		for (const lane of this.lanes) if (lane.waiting.length > 0) return false;
+		return true;
 	}
 
 	private get waitingLanes(): number {
@@ -240,7 +270,9 @@ export class AdaptiveThrottle {
 		lane.inFlight--;
 		this.enterRotation(lane);
 		const now = Date.now();
-		if (outcome === 'throttled') {
+		if (outcome === 'unsent') {
+			// The server saw nothing of it: the slot is free again, the rate learns nothing.
+		} else if (outcome === 'throttled') {
 			this.throttled++;
 			if (sendNumber > this.sentAtCut) this.cut(now);
 		} else {
@@ -253,7 +285,7 @@ export class AdaptiveThrottle {
 				this.inFlightLimit = Math.min(this.maxInFlight, this.inFlightLimit + GROWTH_PER_ANSWER);
 			else this.rate = Math.max(MIN_RATE, this.cubicRate(now));
 		}
-		if (this.inFlight === 0 && this.waitingLanes === 0) this.idleSince = now;
+		if (this.quiet) this.idleSince = now;
 		void this.giveTurns();
 	}
 
