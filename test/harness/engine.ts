@@ -155,7 +155,10 @@ class FixtureNodeTypes implements INodeTypes {
 
 /** n8n's generic credential authentication, as the n8n CLI's CredentialsHelper applies it. */
 class CredentialsHelper extends ICredentialsHelper {
-	constructor(private readonly credentials: ICredentialDataDecryptedObject) {
+	constructor(
+		private readonly credentials: ICredentialDataDecryptedObject,
+		private readonly onRequest: (options: IHttpRequestOptions) => void = () => {},
+	) {
 		super();
 	}
 
@@ -172,6 +175,8 @@ class CredentialsHelper extends ICredentialsHelper {
 	): Promise<IHttpRequestOptions> {
 		if (typeName !== inventoryCredentialType.name)
 			throw new Error(`Unknown credential ${typeName}`);
+		// n8n-core hands the execution's cancel signal to the request: once it fired, nothing goes out.
+		if (!requestOptions.abortSignal?.aborted) this.onRequest(requestOptions);
 		const { authenticate } = inventoryCredentialType;
 		if (!authenticate || typeof authenticate === 'function' || authenticate.type !== 'generic') {
 			throw new Error('Expected generic authentication');
@@ -248,6 +253,8 @@ export interface RunOptions {
 	 * additionalData); n8n 1.x's hooks do not hold it, which a retry without it reproduces.
 	 */
 	retryOf?: string;
+	/** Called for every request the node sends (as n8n authenticates it, just before it goes out). */
+	onRequest?: (options: IHttpRequestOptions) => void;
 }
 
 export function instanceId(): string {
@@ -307,6 +314,26 @@ export async function runWorkflow(
 	definition: WorkflowDefinition,
 	options: RunOptions,
 ): Promise<IRun> {
+	const execution = startWorkflow(definition, options);
+	await execution.engineDone;
+	return await execution.finished;
+}
+
+/** An execution under way, which can be stopped as the editor's Stop (or n8n's timeout) stops it. */
+export interface StartedExecution {
+	/** n8n's IRun once the execution ended: at once after a stop, with status `canceled`. */
+	finished: Promise<IRun>;
+	/** Settles when the engine itself is done: the node running at the stop has returned (or thrown). */
+	engineDone: Promise<void>;
+	/** n8n's cancellation: the execution's cancel signal fires, the execution ends as canceled. */
+	stop(): void;
+}
+
+/** Starts a workflow and returns at once; see StartedExecution. */
+export function startWorkflow(
+	definition: WorkflowDefinition,
+	options: RunOptions,
+): StartedExecution {
 	const executionId = options.executionId ?? randomUUID();
 	const mode = options.mode ?? 'manual';
 	const workflowData = {
@@ -329,7 +356,7 @@ export async function runWorkflow(
 	hooks.addHandler('workflowExecuteAfter', (run) => resolveFinished(run));
 
 	const additionalData = {
-		credentialsHelper: new CredentialsHelper(options.credentials),
+		credentialsHelper: new CredentialsHelper(options.credentials, options.onRequest),
 		hooks,
 		executionId,
 		restApiUrl: 'http://127.0.0.1/rest',
@@ -356,8 +383,17 @@ export async function runWorkflow(
 
 	const runExecutionData = options.executionData ?? startingExecutionData(workflow);
 	const execute = new WorkflowExecute(additionalData, mode, runExecutionData);
-	await execute.processRunExecutionData(workflow);
-	return await finished;
+	// n8n's cancellation (ActiveExecutions.stopExecution) cancels this PCancelable.
+	const processing = execute.processRunExecutionData(workflow);
+	const engineDone = Promise.resolve(processing).then(
+		() => undefined,
+		() => undefined,
+	);
+	return {
+		finished,
+		engineDone,
+		stop: () => processing.cancel(),
+	};
 }
 
 /**

@@ -198,6 +198,7 @@ export class AdaptiveThrottle {
 				const position = lane.waiting.indexOf(turn);
 				if (position < 0) return;
 				lane.waiting.splice(position, 1);
+				if (!lane.eligible) this.leaveRotation(lane);
 				if (this.quiet) this.idleSince = Date.now();
 				reject(new ExecutionStopped());
 			});
@@ -210,6 +211,14 @@ export class AdaptiveThrottle {
 		if (lane.inRotation || !lane.eligible) return;
 		lane.inRotation = true;
 		this.rotation.push(lane);
+	}
+
+	/** Takes a lane out of the rotation (its last waiting attempt was stopped), so no turn is waited for in vain. */
+	private leaveRotation(lane: Lane): void {
+		if (!lane.inRotation) return;
+		const position = this.rotation.indexOf(lane, this.rotationStart);
+		if (position >= 0) this.rotation.splice(position, 1);
+		lane.inRotation = false;
 	}
 
 	private nextInRotation(): Lane | undefined {
