@@ -4,6 +4,7 @@
  * and when the registry forgets a controller.
  */
 import type { Logger } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import type * as ControllerModule from '../../nodes/Inventory/transport/controller';
 import type * as ThrottleModule from '../../nodes/Inventory/transport/throttle';
@@ -163,6 +164,135 @@ describe("a 429's pause holds back every run to the server", () => {
 		await jest.advanceTimersByTimeAsync(20);
 		await Promise.all(attempts);
 		expect(sent.sort()).toEqual(['automatic', 'fixed']);
+	});
+});
+
+/**
+ * A token bucket under the fake clock, as the sandbox's: `ratePerSecond` tokens a second up to
+ * `burst`; a request without a token is answered 429 with Retry-After in whole seconds (at least 1).
+ */
+class TokenBucket {
+	private tokens: number;
+	private at = Date.now();
+
+	constructor(
+		public ratePerSecond: number,
+		private readonly burst: number,
+	) {
+		this.tokens = burst;
+	}
+
+	/** undefined when the request had a token, else the Retry-After in milliseconds. */
+	take(): number | undefined {
+		const now = Date.now();
+		this.tokens = Math.min(this.burst, this.tokens + ((now - this.at) / 1000) * this.ratePerSecond);
+		this.at = now;
+		if (this.tokens >= 1) {
+			this.tokens -= 1;
+			return undefined;
+		}
+		return Math.max(1, Math.ceil((1 - this.tokens) / this.ratePerSecond)) * 1000;
+	}
+}
+
+interface Traffic {
+	sent: number;
+	throttled: number;
+}
+
+/**
+ * One item sent as the node sends it (transport/index.ts): its turn, half a round trip to the server,
+ * the answer half a round trip later; after a 429 the server's pause, and the item itself waits at
+ * least the Retry-After before its next turn.
+ */
+async function sendItem(lane: Lane, bucket: TokenBucket, traffic: Traffic, rttMs = 20) {
+	for (;;) {
+		const sendNumber = await lane.acquire();
+		traffic.sent++;
+		await sleep(rttMs / 2);
+		const retryAfterMs = bucket.take();
+		await sleep(rttMs / 2);
+		if (retryAfterMs === undefined) {
+			lane.release(sendNumber, 'answered');
+			return;
+		}
+		traffic.throttled++;
+		lane.release(sendNumber, 'throttled');
+		lane.pauseUntil(Date.now() + retryAfterMs);
+		await sleep(retryAfterMs);
+	}
+}
+
+/** Runs `work` to its end under the fake clock; resolves to the seconds it took. */
+async function timed(work: Promise<unknown>): Promise<number> {
+	const startedAt = Date.now();
+	let done = false;
+	void work.then(() => (done = true));
+	while (!done) await jest.advanceTimersByTimeAsync(100);
+	await work;
+	return (Date.now() - startedAt) / 1000;
+}
+
+describe('against a token bucket, under the fake clock', () => {
+	test('120 one-item runs at once (40/s, burst 10): the slow start and the shared cut keep the 429s to a fraction of them', async () => {
+		const throttle = new AdaptiveThrottle();
+		const bucket = new TokenBucket(40, 10);
+		const traffic: Traffic = { sent: 0, throttled: 0 };
+		const runs = Array.from({ length: 120 }, async () => {
+			const lane = throttle.openLane(50);
+			await sendItem(lane, bucket, traffic);
+			lane.close();
+		});
+		await timed(Promise.all(runs));
+
+		expect(traffic.sent).toBe(120 + traffic.throttled);
+		// Each run learning the limit alone, 110 would meet a 429 at once, and more after the pause.
+		expect(traffic.throttled).toBeLessThan(0.25 * 120);
+		expect(throttle.idle).toBe(true);
+	});
+
+	test('one-item runs arriving during a paced import wait at most one of its turns each, not for its queue', async () => {
+		const throttle = new AdaptiveThrottle();
+		const bucket = new TokenBucket(50, 5);
+		const traffic: Traffic = { sent: 0, throttled: 0 };
+		const importing = throttle.openLane(50);
+		const order: string[] = [];
+		const importDone = Promise.all(
+			Array.from({ length: 250 }, async () => {
+				await sendItem(importing, bucket, traffic);
+				order.push('import');
+			}),
+		);
+		await jest.advanceTimersByTimeAsync(3000);
+		expect(throttle.state().cuts).toBeGreaterThan(0);
+		const arrivedAt = order.length;
+		const arrivals = Array.from({ length: 5 }, async (_, i) => {
+			const lane = throttle.openLane(50);
+			await sendItem(lane, bucket, traffic);
+			order.push(`arrival ${i}`);
+			lane.close();
+		});
+		await timed(Promise.all([importDone, ...arrivals]));
+		importing.close();
+
+		// Between their arrival and the last of them, one import turn per arrival at most (behind its
+		// queue, each would wait for the import's 200-odd attempts waiting).
+		const lastArrival = order.indexOf('arrival 4');
+		const importTurnsBetween = order
+			.slice(arrivedAt, lastArrival)
+			.filter((name) => name === 'import').length;
+		expect(importTurnsBetween).toBeLessThanOrEqual(5);
+	});
+
+	test("a run's Max Concurrency is what it has in flight once the server is slower than its turns", async () => {
+		const throttle = new AdaptiveThrottle();
+		const lane = throttle.openLane(4);
+		const bucket = new TokenBucket(1000, 1000);
+		const traffic: Traffic = { sent: 0, throttled: 0 };
+		await timed(Promise.all(Array.from({ length: 24 }, () => sendItem(lane, bucket, traffic, 40))));
+
+		expect(throttle.state().peakInFlight).toBe(4);
+		expect(traffic).toEqual({ sent: 24, throttled: 0 });
 	});
 });
 
@@ -359,8 +489,10 @@ describe('ServerControllers: one per base URL and credential in the process', ()
 		expect(lines.map(({ message }) => message)).toEqual([
 			'Inventory: rate controller created',
 			'Inventory: rate limit answered, sending rate cut',
+			'Inventory: rate limit answered, every request to the server held back',
 			'Inventory: automatic concurrency settled',
 		]);
+		expect(lines[2].meta).toEqual({ baseUrl: connection.baseUrl, waitMs: 2000 });
 		expect(lines[1].meta).toEqual(
 			expect.objectContaining({ baseUrl: connection.baseUrl, cuts: 1, throttled: 1 }),
 		);

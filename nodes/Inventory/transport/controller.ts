@@ -34,7 +34,12 @@ export interface SendingRun {
  * for, automatic concurrency's rate and what it has learned, and who is changing which record.
  */
 export class ServerController {
-	readonly pause = new ServerPause();
+	readonly pause = new ServerPause((waitMs) =>
+		this.logger.debug('Inventory: rate limit answered, every request to the server held back', {
+			baseUrl: this.baseUrl,
+			waitMs,
+		}),
+	);
 	readonly records = new RecordLocks();
 	readonly throttle: AdaptiveThrottle;
 	/** The logger of the latest run, for the cuts (n8n's logger is the same for every execution). */

@@ -30,7 +30,12 @@ export interface SendThrottle {
 export class ServerPause {
 	until = 0;
 
+	/** `onPause` hears of each pause that begins (not of one that only grows longer). */
+	constructor(private readonly onPause: (waitMs: number) => void = () => {}) {}
+
 	extend(timestamp: number): void {
+		const now = Date.now();
+		if (timestamp > now && this.until <= now) this.onPause(timestamp - now);
 		this.until = Math.max(this.until, timestamp);
 	}
 
