@@ -134,8 +134,9 @@ describe('AdaptiveThrottle shared by several runs', () => {
 		await jest.advanceTimersByTimeAsync(10 * 60 * 1000);
 		const later = throttle.openLane(50);
 		await sendAll(later, 'later', 1, []);
-		// Had the ten idle minutes counted, the curve would be far above the peak of 20/s.
-		expect(throttle.state().ratePerSecond).toBeCloseTo(14, 6);
+		// Had the ten idle minutes counted, the curve would be far above the peak of 20/s; resumed, each
+		// answer adds one request a second until the first 429 (up to 1.5 times the rate resumed).
+		expect(throttle.state().ratePerSecond).toBeCloseTo(15, 6);
 
 		// Paced at about 14/s, 300 answers take some 20 s: past CUBIC's K, beyond the old peak.
 		const sending = sendAll(later, 'later', 300, []);
@@ -284,6 +285,43 @@ describe('against a token bucket, under the fake clock', () => {
 		expect(importTurnsBetween).toBeLessThanOrEqual(5);
 	});
 
+	/** One run of `items` through a lane of its own (Max Concurrency 50), as the bench's TLS 20 ms rows (a request: 60 ms). */
+	async function run(throttle: Throttle, bucket: TokenBucket, items: number) {
+		const traffic: Traffic = { sent: 0, throttled: 0 };
+		const lane = throttle.openLane(50);
+		const seconds = await timed(
+			Promise.all(Array.from({ length: items }, () => sendItem(lane, bucket, traffic, 60))),
+		);
+		lane.close();
+		return { seconds, idealSeconds: items / bucket.ratePerSecond, ...traffic };
+	}
+
+	test("900 items against 150/s within 1.3 x N/R: a Retry-After rounded up to a second holds the others back for a request's room only", async () => {
+		const figures = await run(new AdaptiveThrottle(), new TokenBucket(150, 150), 900);
+		expect(figures.seconds).toBeLessThanOrEqual(1.3 * figures.idealSeconds);
+	});
+
+	test('a rate found against another load is overturned by a higher limit within about a second', async () => {
+		const throttle = new AdaptiveThrottle();
+		const bucket = new TokenBucket(100, 100);
+		const earlier = await run(throttle, bucket, 900);
+		await jest.advanceTimersByTimeAsync(2000);
+		bucket.ratePerSecond = 150;
+		const later = await run(throttle, bucket, 900);
+		expect(earlier.seconds).toBeLessThanOrEqual(1.3 * earlier.idealSeconds);
+		expect(later.seconds).toBeLessThanOrEqual(1.3 * later.idealSeconds);
+	});
+
+	test('the second of two runs back to back against the same limit meets few 429s: its quick probe overshoots briefly', async () => {
+		const throttle = new AdaptiveThrottle();
+		const bucket = new TokenBucket(150, 150);
+		const first = await run(throttle, bucket, 1000);
+		await jest.advanceTimersByTimeAsync(2000);
+		const second = await run(throttle, bucket, 1000);
+		expect(first.seconds).toBeLessThanOrEqual(1.3 * first.idealSeconds);
+		expect(second.throttled).toBeLessThanOrEqual(0.01 * second.sent);
+	});
+
 	test("a run's Max Concurrency is what it has in flight once the server is slower than its turns", async () => {
 		const throttle = new AdaptiveThrottle();
 		const lane = throttle.openLane(4);
@@ -389,6 +427,46 @@ describe('a stopped execution leaves every wait of the throttle at once', () => 
 		// Max Concurrency 1: the next attempt gets the slot back at once.
 		await lane.acquire();
 		expect(throttle.state()).toEqual(expect.objectContaining({ cuts: 0, throttled: 0 }));
+	});
+});
+
+describe('a Retry-After rounded up to whole seconds', () => {
+	/** After a cut at CUBIC's peak of 20/s (a request's room: 50 ms), a 429 asks for `retryAfterMs`; when does another run's attempt go? */
+	async function otherRunWaits(retryAfterMs: number): Promise<number> {
+		const throttle = new AdaptiveThrottle();
+		const lane = throttle.openLane(50);
+		await learnRate(lane, 20);
+		const other = throttle.openLane(50);
+		const askedAt = Date.now();
+		lane.pauseUntil(askedAt + retryAfterMs);
+		let sentAt: number | undefined;
+		void other.acquire().then(() => (sentAt = Date.now()));
+		while (sentAt === undefined) await jest.advanceTimersByTimeAsync(10);
+		return sentAt - askedAt;
+	}
+
+	test("of one second, while the server's rate has a request's room in 50 ms: the other runs wait that room, not the second", async () => {
+		expect(await otherRunWaits(1000)).toBeLessThanOrEqual(100);
+	});
+
+	test('of more than a second: the server means it, every run waits it out', async () => {
+		expect(await otherRunWaits(2000)).toBeGreaterThanOrEqual(2000);
+	});
+
+	test('before any rate is known, and with fixed concurrency: in full', async () => {
+		const pause = new ServerPause();
+		const throttle = new AdaptiveThrottle(pause);
+		const lane = throttle.openLane(50);
+		lane.pauseUntil(Date.now() + 1000);
+		const fixed = new FixedThrottle(pause);
+		const sent: number[] = [];
+		const startedAt = Date.now();
+		const attempts = [lane.acquire(), fixed.acquire()].map((attempt) =>
+			attempt.then(() => sent.push(Date.now() - startedAt)),
+		);
+		await jest.advanceTimersByTimeAsync(1000);
+		await Promise.all(attempts);
+		expect(sent).toEqual([1000, 1000]);
 	});
 });
 

@@ -124,8 +124,9 @@ export async function sendInventoryRequest(
 		};
 		const waitMs = retryWait(policy, retries, answer);
 		if (waitMs === undefined) throw fail(statusCode, body, answer);
-		// A rate limit holds back every request of the run; other waits concern this request alone.
+		// A rate limit holds back every request to the server (the throttle decides how long for the
+		// others); the request it answered waits it out in full, as every other wait.
 		if (statusCode === 429) throttle.pauseUntil(Date.now() + waitMs);
-		else await waitUnlessStopped(waitMs, signal);
+		await waitUnlessStopped(waitMs, signal);
 	}
 }

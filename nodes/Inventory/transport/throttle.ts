@@ -19,7 +19,11 @@ export interface SendThrottle {
 	 */
 	acquire(signal?: AbortSignal): Promise<number>;
 	release(sendNumber: number, outcome: AttemptOutcome): void;
-	/** Holds back every attempt to the server until `timestamp`, as a 429's Retry-After asks. */
+	/**
+	 * A 429's Retry-After: holds back the attempts to the server until `timestamp` (automatic
+	 * concurrency may hold them back less, see AdaptiveThrottle.pauseAfter429); the attempt it answered
+	 * waits it out in full anyway.
+	 */
 	pauseUntil(timestamp: number): void;
 }
 
@@ -79,7 +83,17 @@ const MIN_RATE = 0.5;
 /** The longest sleep before a waiting attempt's turn is worked out again (the rate may have risen). */
 const MAX_TURN_WAIT_MS = 100;
 const MEASURE_MS = 1000;
-
+/** A Retry-After of this much or less may be the server's rounding up to whole seconds. */
+const ROUNDED_RETRY_AFTER_MS = 1000;
+/**
+ * Requests per second a resumed rate grows by with each answer until the first 429 (as a slow start
+ * does: about 2.7 times the rate each second, whatever the rate), up to RESUME_CEILING times the rate
+ * resumed: a server that takes more now (a higher limit, the other load gone) overturns the
+ * remembered rate within about a second, instead of CUBIC's slow probe beyond its old peak, while a
+ * server that takes the same meets a short overshoot only (the second of two runs back to back).
+ */
+const RESUME_GROWTH_PER_ANSWER = 1;
+const RESUME_CEILING = 1.5;
 export interface AdaptiveState {
 	/** Requests per second the pacing allows; undefined until the first 429 (no pacing before). */
 	ratePerSecond: number | undefined;
@@ -151,6 +165,10 @@ export class AdaptiveThrottle {
 	private maxInFlight = INITIAL_IN_FLIGHT;
 	private cuts = 0;
 	private throttled = 0;
+	/** A rate found earlier was resumed after a quiet spell, and no 429 came since: the rate grows fast. */
+	private resumed = false;
+	private resumedAt = 0;
+	private resumedRate = 0;
 
 	constructor(
 		private readonly pause: ServerPause = new ServerPause(),
@@ -165,12 +183,29 @@ export class AdaptiveThrottle {
 		return {
 			acquire: async (signal) => await this.acquire(lane, signal),
 			release: (sendNumber, outcome) => this.release(lane, sendNumber, outcome),
-			pauseUntil: (timestamp) => this.pause.extend(timestamp),
+			pauseUntil: (timestamp) => this.pauseAfter429(timestamp),
 			close: () => {
 				if (this.lanes.delete(lane) && this.lanes.size > 0)
 					this.maxInFlight = this.largestLaneBound();
 			},
 		};
+	}
+
+	/**
+	 * A 429's Retry-After, for every run to the server. The server's word, in full, unless it is a
+	 * second or less while the rate the server took (CUBIC's peak) has a request's room in less: that is
+	 * whole seconds' rounding (a token bucket refills in milliseconds), and the pacing, just cut below
+	 * that rate, keeps the attempts apart; then the others wait one request's room, not the whole second.
+	 * The attempt that met the 429 waits the Retry-After out in full (sendInventoryRequest).
+	 */
+	private pauseAfter429(timestamp: number): void {
+		const now = Date.now();
+		const roomMs = this.cubicPeak > 0 ? 1000 / this.cubicPeak : Infinity;
+		const rounded =
+			this.rate !== undefined &&
+			timestamp - now <= ROUNDED_RETRY_AFTER_MS &&
+			roomMs < timestamp - now;
+		this.pause.extend(rounded ? now + roomMs : timestamp);
 	}
 
 	/** No run has a lane open and nothing is in flight: the throttle may be forgotten. */
@@ -188,8 +223,15 @@ export class AdaptiveThrottle {
 		throwIfStopped(signal);
 		if (this.idleSince !== undefined) {
 			// Nothing was sent meanwhile: the curve resumes where it stood, it did not grow unproven.
-			if (this.cutAt !== undefined) this.cutAt += Date.now() - this.idleSince;
+			const now = Date.now();
+			if (this.cutAt !== undefined) this.cutAt += now - this.idleSince;
 			this.idleSince = undefined;
+			// What the server took before the quiet spell says little about the load it takes now.
+			if (this.rate !== undefined) {
+				this.resumed = true;
+				this.resumedAt = now;
+				this.resumedRate = this.rate;
+			}
 		}
 		const { stopped, off } = whenStopped(signal);
 		return await new Promise<number>((resolve, reject) => {
@@ -292,11 +334,16 @@ export class AdaptiveThrottle {
 		} else {
 			// Not refused: the server took it (an attempt that got no answer most likely reached it too).
 			this.takenSinceCut++;
-			if (this.rate === undefined) this.recordTaken(now);
+			if (this.rate === undefined || this.resumed) this.recordTaken(now);
 		}
 		if (outcome === 'answered') {
 			if (this.rate === undefined)
 				this.inFlightLimit = Math.min(this.maxInFlight, this.inFlightLimit + GROWTH_PER_ANSWER);
+			else if (this.resumed)
+				this.rate = Math.max(
+					Math.min(this.rate + RESUME_GROWTH_PER_ANSWER, RESUME_CEILING * this.resumedRate),
+					this.cubicRate(now),
+				);
 			else this.rate = Math.max(MIN_RATE, this.cubicRate(now));
 		}
 		if (this.quiet) this.idleSince = now;
@@ -346,12 +393,17 @@ export class AdaptiveThrottle {
 			this.cutAt === undefined || now <= this.cutAt
 				? Infinity
 				: (this.takenSinceCut * 1000) / (now - this.cutAt);
+		// A resumed rate that grew until this 429 is measured as the first cut is: by what the server took.
 		this.cubicPeak = Math.max(
 			MIN_RATE,
 			this.rate === undefined
 				? this.takenRate(now)
-				: (this.rate + Math.min(this.rate, takenRateSinceCut)) / 2,
+				: this.resumed
+					? (this.takenRate(now) * MEASURE_MS) /
+						Math.max(1, Math.min(MEASURE_MS, now - this.resumedAt))
+					: (this.rate + Math.min(this.rate, takenRateSinceCut)) / 2,
 		);
+		this.resumed = false;
 		this.takenSinceCut = 0;
 		this.rate = Math.max(MIN_RATE, this.cubicPeak * CUBIC_BETA);
 		this.cutAt = now;
