@@ -93,7 +93,7 @@ const ROUNDED_RETRY_AFTER_MS = 1000;
  * server that takes the same meets a short overshoot only (the second of two runs back to back).
  */
 const RESUME_GROWTH_PER_ANSWER = 1;
-const RESUME_CEILING = 1.5;
+const RESUME_CEILING = 2;
 export interface AdaptiveState {
 	/** Requests per second the pacing allows; undefined until the first 429 (no pacing before). */
 	ratePerSecond: number | undefined;
