@@ -15,7 +15,7 @@ export const repeatProtection: INodeProperties = {
 			name: 'Each Row Once, Keyed by an Expression',
 			value: 'expression',
 			description:
-				"Like the columns choice, with a key you compute, e.g. from an earlier node: {{ $('Form').item.json.submissionId }}",
+				'Like the columns choice, with a key you compute in an expression, e.g. the submission ID of an earlier form node',
 		},
 		{
 			name: 'Each Row Once, Keyed by Columns',
