@@ -124,7 +124,11 @@ describe('each row once, keyed by columns', () => {
 		);
 		// the replay is the same record: only the repeat check differs
 		const withoutCheck = (run: IRun) =>
-			outputJson(run).map(({ repeatCheck: _check, ...data }) => data);
+			outputJson(run).map((json) => {
+				const data = { ...json };
+				delete data.repeatCheck;
+				return data;
+			});
 		expect(withoutCheck(second)).toEqual(withoutCheck(first));
 		expect(nodeOutput(second, 'Inventory').map(({ pairedItem }) => pairedItem)).toEqual([
 			{ item: 0 },
