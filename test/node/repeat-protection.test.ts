@@ -135,11 +135,13 @@ describe('each row once, keyed by columns', () => {
 			{ item: 1 },
 			{ item: 2 },
 		]);
-		// n8n's store, scope "node", holds the three keys once
-		expect(
-			deduplicationStore.calls.filter(({ method }) => method === 'checkProcessedAndRecord'),
-		).toEqual([
+		// n8n's store, scope "node": run 1 records the keys and checks they are there (another process
+		// may overwrite the list at the same moment); run 2 finds them all
+		expect(deduplicationStore.calls).toEqual([
+			{ method: 'getProcessedDataCount', scope: 'node' },
 			{ method: 'checkProcessedAndRecord', scope: 'node', items: keys },
+			{ method: 'checkProcessedAndRecord', scope: 'node', items: keys },
+			{ method: 'getProcessedDataCount', scope: 'node' },
 			{ method: 'checkProcessedAndRecord', scope: 'node', items: keys },
 		]);
 	});
@@ -475,6 +477,26 @@ describe('where the node cannot tell, it says so', () => {
 			},
 		]);
 		expect(sandbox.state().todos).toHaveLength(1);
+	});
+
+	test("a store call failing once (two processes inserting the node's list at once) is tried again", async () => {
+		const { sandbox } = env;
+		let failures = 1;
+		const original = deduplicationStore.checkProcessedAndRecord.bind(deduplicationStore);
+		const spy = jest
+			.spyOn(deduplicationStore, 'checkProcessedAndRecord')
+			.mockImplementation(async (...args) => {
+				if (failures-- > 0) throw new Error('duplicate key value violates unique constraint');
+				return await original(...args);
+			});
+		try {
+			const run = await runInventory(sandbox, sheet.slice(0, 1), todoByColumns(), { node: V4 });
+			expect(checksOf(run)).toEqual([
+				{ outcome: 'recorded', idempotencyKey: businessKey('POST', TODO_PATH(1001), 'PO-1') },
+			]);
+		} finally {
+			spy.mockRestore();
+		}
 	});
 
 	test('a store that has forgotten older keys: a key it does not hold is unknown, one it holds is replayed', async () => {

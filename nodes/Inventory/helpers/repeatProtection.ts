@@ -323,18 +323,37 @@ export class AnswerBook {
 		}
 	}
 
-	/** Records the keys; resolves to those the store held already. */
+	/**
+	 * Records the keys; resolves to those the store held already. n8n's store keeps one list per node
+	 * and reads and writes it whole, with no lock: two n8n processes (queue workers) recording at the
+	 * same moment can both insert it (one fails: tried again) or one can overwrite the other's keys, so
+	 * the keys recorded now are checked once more (and recorded again if they were lost).
+	 */
 	private async store(batch: Array<{ key: string }>): Promise<Set<string>> {
 		const { helpers } = this.context;
 		const options = { mode: 'entries' as const, maxEntries: ANSWERED_KEYS_KEPT };
-		if (this.full === undefined)
-			this.full = (await helpers.getProcessedDataCount('node', options)) >= ANSWERED_KEYS_KEPT;
-		const { processed } = await helpers.checkProcessedAndRecord(
-			batch.map(({ key }) => key),
-			'node',
-			options,
+		if (this.full === undefined) {
+			const count = await twice(async () => await helpers.getProcessedDataCount('node', options));
+			this.full = count >= ANSWERED_KEYS_KEPT;
+		}
+		const keys = batch.map(({ key }) => key);
+		const { processed } = await twice(
+			async () => await helpers.checkProcessedAndRecord(keys, 'node', options),
 		);
-		return new Set(processed.map(String));
+		const before = new Set(processed.map(String));
+		const recordedNow = keys.filter((key) => !before.has(key));
+		if (recordedNow.length > 0)
+			await twice(async () => await helpers.checkProcessedAndRecord(recordedNow, 'node', options));
+		return before;
+	}
+}
+
+/** A store call, tried a second time when the first fails (e.g. two processes inserting the list at once). */
+async function twice<T>(call: () => Promise<T>): Promise<T> {
+	try {
+		return await call();
+	} catch {
+		return await call();
 	}
 }
 
