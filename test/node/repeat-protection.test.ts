@@ -122,6 +122,14 @@ describe('each row once, keyed by columns', () => {
 				note: 'This key had been answered before (an earlier execution or try); the API replayed that result and booked nothing new.',
 			})),
 		);
+		// n8n's output panel notes the replays (the task's hints); run 1 has nothing to note
+		expect(first.data.resultData.runData.Inventory[0].hints).toEqual([]);
+		expect(second.data.resultData.runData.Inventory[0].hints).toEqual([
+			{
+				message: '3 rows were recorded before and replayed: nothing was booked again for them.',
+				location: 'outputPane',
+			},
+		]);
 		// the replay is the same record: only the repeat check differs
 		const withoutCheck = (run: IRun) =>
 			outputJson(run).map((json) => {

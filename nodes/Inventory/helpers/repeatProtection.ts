@@ -255,10 +255,19 @@ export class AnswerBook {
 		if (this.pending.length >= RECORD_EVERY) this.record();
 	}
 
-	/** Records what is pending and waits until every answer is recorded. */
+	/** Records what is pending and waits until every answer is recorded; notes replays in n8n's output panel. */
 	async settle(): Promise<void> {
 		this.record();
 		await this.recording;
+		const { recorded, replayed, unknown } = this.counts();
+		if (replayed + unknown === 0 || typeof this.context.addExecutionHints !== 'function') return;
+		const parts = [
+			replayed &&
+				`${replayed} ${replayed === 1 ? 'row was' : 'rows were'} recorded before and replayed: nothing was booked again for ${replayed === 1 ? 'it' : 'them'}`,
+			recorded && `${recorded} recorded now`,
+			unknown && `${unknown} not known whether new or replayed (see repeatCheck.note)`,
+		].filter(Boolean);
+		this.context.addExecutionHints({ message: `${parts.join('; ')}.`, location: 'outputPane' });
 	}
 
 	/** The repeat check of an answered item. */
