@@ -154,6 +154,24 @@ describe('each row once, keyed by columns', () => {
 		]);
 	});
 
+	test('a row booked before and changed since is refused (409), saying the API keeps the first booking', async () => {
+		const { sandbox } = env;
+		const parameters = todoByColumns('po_number', { name: '={{ $json.task }}' });
+		await runInventory(sandbox, [{ po_number: 'PO-1', asset: 1001, task: 'Tag' }], parameters, {
+			node: V4,
+		});
+		const run = await runInventory(
+			sandbox,
+			[{ po_number: 'PO-1', asset: 1001, task: 'Tag and label' }],
+			parameters,
+			{ node: V4 },
+		);
+		expect(runError(run).description).toBe(
+			`The Idempotency-Key ${businessKey('POST', TODO_PATH(1001), 'PO-1')} was already used for a different request. If the key comes from your data (Repeat Protection's Key Columns or Row Key, or the "Idempotency Key" option), this row was booked before with other values and the API keeps that booking: give a distinct action its own key value; if you edited this node and then retried an old execution, run the workflow anew instead.`,
+		);
+		expect(sandbox.state().todos.map((todo) => todo.name)).toEqual(['Tag']);
+	});
+
 	test('several columns key a row by the JSON list of their values; a dotted name reaches into an object', async () => {
 		const { sandbox } = env;
 		const rows = [
