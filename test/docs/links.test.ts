@@ -48,8 +48,9 @@ describe('Markdown links', () => {
 });
 
 /*
- * n8n opens the node's and the credential's documentation with `?utm_source=…` appended: behind a
- * `#fragment` those parameters would end up inside the fragment. Each URL must name a page of this
+ * n8n's editor (2.40, NodeSettings) opens the node's documentation as the codex's primaryDocumentation
+ * URL + `?utm_source=…`: behind a `#fragment` those parameters would end up inside the fragment. The
+ * credential's URL is opened as given; it follows the same rule. Each URL must name a page of this
  * repository, without a fragment, that exists.
  */
 describe('documentation URLs the editor opens', () => {
