@@ -396,9 +396,10 @@ export function withRunSummary(
 				.filter(Boolean)
 				.join(', ')})`
 		: '';
+	const [they, them, are] = through.length === 1 ? ['It', 'it', 'is'] : ['They', 'them', 'are'];
 	const next = keyedByData
-		? 'They are keyed by your data: Retry execution, or running the workflow again, replays them instead of booking them twice, and sends the rest.'
-		: 'Retry execution replays them and sends the rest; running the workflow again (or Execute step) books them again.';
+		? `${they} ${are} keyed by your data: Retry execution, or running the workflow again, replays ${them} instead of booking ${them} twice, and sends the rest.`
+		: `Retry execution replays ${them} and sends the rest; running the workflow again (or Execute step) books ${them} again.`;
 	const summary = `Before this failure, ${rows} of this run went through${split}: item${through.length === 1 ? '' : 's'} ${listed(through)}. ${next}`;
 	error.description = error.description ? `${error.description}\n\n${summary}` : summary;
 	return error;
