@@ -8,6 +8,7 @@ import {
 
 import * as asset from './actions/asset/Asset.resource';
 import { options } from './actions/options.description';
+import { repeatProtectionProperties } from './actions/repeatProtection.description';
 import { router } from './actions/router';
 import * as subscription from './actions/subscription/Subscription.resource';
 
@@ -17,8 +18,8 @@ export class Inventory implements INodeType {
 		name: 'inventory',
 		icon: { light: 'file:inventory.svg', dark: 'file:inventory.dark.svg' },
 		group: ['output'],
-		version: [1, 2, 3],
-		defaultVersion: 3,
+		version: [1, 2, 3, 4],
+		defaultVersion: 4,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			'Create asset to-dos, update subscription billing and record asset acquisitions in the Asset and Subscription Inventory API, without duplicates on retries',
@@ -41,6 +42,7 @@ export class Inventory implements INodeType {
 			},
 			...asset.description,
 			...subscription.description,
+			...repeatProtectionProperties,
 			options,
 		],
 	};

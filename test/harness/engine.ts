@@ -31,7 +31,10 @@ import { createRequire } from 'node:module';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
+import { installDeduplicationStore } from './deduplication';
 import { FixtureEngineAgent, FixtureInProcessAgent, FixtureItems } from './fixture-nodes';
+
+export { deduplicationStore } from './deduplication';
 
 /**
  * The repository root: the nearest folder above this file whose package.json is this package's.
@@ -314,7 +317,7 @@ export async function runWorkflow(
 	definition: WorkflowDefinition,
 	options: RunOptions,
 ): Promise<IRun> {
-	const execution = startWorkflow(definition, options);
+	const execution = await startWorkflow(definition, options);
 	await execution.engineDone;
 	return await execution.finished;
 }
@@ -329,11 +332,12 @@ export interface StartedExecution {
 	stop(): void;
 }
 
-/** Starts a workflow and returns at once; see StartedExecution. */
-export function startWorkflow(
+/** Starts a workflow; resolves once it is under way; see StartedExecution. */
+export async function startWorkflow(
 	definition: WorkflowDefinition,
 	options: RunOptions,
-): StartedExecution {
+): Promise<StartedExecution> {
+	await installDeduplicationStore();
 	const executionId = options.executionId ?? randomUUID();
 	const mode = options.mode ?? 'manual';
 	const workflowData = {

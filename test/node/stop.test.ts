@@ -23,22 +23,27 @@ const todoParameters = (options: IDataObject = {}) => ({
 });
 
 /** Starts an execution of the node; `sent()` counts the requests it sent so far. */
-function start(
+async function start(
 	sandbox: SandboxHandle,
 	items: IDataObject[],
 	parameters: INode['parameters'],
 	typeVersion = 3,
 ) {
 	let sent = 0;
-	const execution = startWorkflow(inventoryWorkflow(items, parameters, { node: { typeVersion } }), {
-		credentials: { baseUrl: sandbox.baseUrl, apiToken: TOKENS.fullAccess },
-		onRequest: () => sent++,
-	});
+	const execution = await startWorkflow(
+		inventoryWorkflow(items, parameters, { node: { typeVersion } }),
+		{
+			credentials: { baseUrl: sandbox.baseUrl, apiToken: TOKENS.fullAccess },
+			onRequest: () => sent++,
+		},
+	);
 	return { ...execution, sent: () => sent };
 }
 
 /** Stops the execution and waits for the node to return: it ends as canceled and sends nothing more. */
-async function stopAndExpectNothingMore(execution: ReturnType<typeof start>): Promise<void> {
+async function stopAndExpectNothingMore(
+	execution: Awaited<ReturnType<typeof start>>,
+): Promise<void> {
 	const sentBeforeStop = execution.sent();
 	execution.stop();
 	expect((await execution.finished).status).toBe('canceled');
@@ -68,7 +73,7 @@ test('during a back-off, with items waiting for a place and for their record: th
 		{ assetId: 1002, task: 'waits for a place' },
 		{ assetId: 1001, task: 'waits for its record' },
 	];
-	const execution = start(sandbox, items, todoParameters({ concurrency: 1 }));
+	const execution = await start(sandbox, items, todoParameters({ concurrency: 1 }));
 	await until(() => sandbox.requests().length === 1);
 
 	await stopAndExpectNothingMore(execution);
@@ -94,7 +99,7 @@ test.each([
 			rateLimit: { requests: 0, windowMs: TEN_MINUTES, retryAfterSeconds: 600 },
 		});
 		const items = Array.from({ length: 4 }, (__, i) => ({ assetId: 1001 + i, task: `#${i}` }));
-		const execution = start(sandbox, items, todoParameters(options), typeVersion);
+		const execution = await start(sandbox, items, todoParameters(options), typeVersion);
 		await until(() => sandbox.requests().some((r) => r.status === 429));
 
 		await stopAndExpectNothingMore(execution);
@@ -105,9 +110,9 @@ test.each([
 test('waiting for a record another execution holds: the stopped one ends at once and gives up its turn; once the holder is stopped too, the next execution on the record runs at once', async () => {
 	const { sandbox } = env;
 	sandbox.setFaults({ serverErrorRate: 1, serverErrorStatus: 503 });
-	const holder = start(sandbox, [{ assetId: 1001, task: 'holder' }], todoParameters());
+	const holder = await start(sandbox, [{ assetId: 1001, task: 'holder' }], todoParameters());
 	await until(() => sandbox.requests().length === 1);
-	const waiting = start(sandbox, [{ assetId: 1001, task: 'waiting' }], todoParameters());
+	const waiting = await start(sandbox, [{ assetId: 1001, task: 'waiting' }], todoParameters());
 	// Give it time to reach the record's queue (were it stopped earlier, it would end all the same).
 	await sleep(200);
 
@@ -128,7 +133,7 @@ test('paced after a rate limit: the stopped import ends at once and sends nothin
 			assetId: 1001 + (i % 50),
 			task: `import #${i}`,
 		}));
-		const execution = start(sandbox, imported, todoParameters({ retryDelay: 100 }));
+		const execution = await start(sandbox, imported, todoParameters({ retryDelay: 100 }));
 		await until(() => sandbox.requests().some((r) => r.status === 429));
 		await stopAndExpectNothingMore(execution);
 		expect(execution.sent()).toBeLessThan(imported.length);
