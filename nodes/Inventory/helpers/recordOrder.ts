@@ -111,7 +111,12 @@ export async function runInRecordOrder(run: RecordOrderedRun): Promise<void> {
 	let resolveDone: () => void = () => {};
 	const done = new Promise<void>((resolve) => (resolveDone = resolve));
 	const startWhatMay = () => {
-		while (!stopped && running.size < maxActive && ready.size > 0 && (ready.peek() as number) < firstFailure) {
+		while (
+			!stopped &&
+			running.size < maxActive &&
+			ready.size > 0 &&
+			(ready.peek() as number) < firstFailure
+		) {
 			const index = ready.pop() as number;
 			// A record is taken only when its item would start, so a run holds no more records than it works on.
 			if (!holdsRecord(index)) continue;

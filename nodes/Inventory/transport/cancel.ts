@@ -36,7 +36,10 @@ export function whenStopped(signal: AbortSignal | undefined): {
  * `sleep(ms, signal)` clears its timer on the abort; 1.x's `sleep(ms)` ignores the signal and lets its
  * timer run out unheeded, yet the wait itself ends at once there too (the race below).
  */
-export async function waitUnlessStopped(ms: number, signal: AbortSignal | undefined): Promise<void> {
+export async function waitUnlessStopped(
+	ms: number,
+	signal: AbortSignal | undefined,
+): Promise<void> {
 	throwIfStopped(signal);
 	if (!signal) return await sleep(ms);
 	const { stopped, off } = whenStopped(signal);
