@@ -85,6 +85,8 @@ const MAX_TURN_WAIT_MS = 100;
 const MEASURE_MS = 1000;
 /** A Retry-After of this much or less may be the server's rounding up to whole seconds. */
 const ROUNDED_RETRY_AFTER_MS = 1000;
+/** Two cuts this close: the server is saturated, its Retry-After is honoured in full for everyone. */
+const SATURATED_WITHIN_MS = 2000;
 /**
  * Requests per second a resumed rate grows by with each answer until the first 429 (as a slow start
  * does: about 2.7 times the rate each second, whatever the rate), up to RESUME_CEILING times the rate
@@ -169,6 +171,8 @@ export class AdaptiveThrottle {
 	private resumed = false;
 	private resumedAt = 0;
 	private resumedRate = 0;
+	/** The latest cut came soon after the one before it (see `cut`). */
+	private saturated = false;
 
 	constructor(
 		private readonly pause: ServerPause = new ServerPause(),
@@ -203,6 +207,7 @@ export class AdaptiveThrottle {
 		const roomMs = this.cubicPeak > 0 ? 1000 / this.cubicPeak : Infinity;
 		const rounded =
 			this.rate !== undefined &&
+			!this.saturated &&
 			timestamp - now <= ROUNDED_RETRY_AFTER_MS &&
 			roomMs < timestamp - now;
 		this.pause.extend(rounded ? now + roomMs : timestamp);
@@ -406,6 +411,10 @@ export class AdaptiveThrottle {
 		this.resumed = false;
 		this.takenSinceCut = 0;
 		this.rate = Math.max(MIN_RATE, this.cubicPeak * CUBIC_BETA);
+		// Cut again soon after the last cut: the server is saturated (other clients share its limit), and
+		// its whole Retry-After is honoured until a calmer cut.
+		this.saturated =
+			this.cutAt !== undefined && now - this.cutAt < SATURATED_WITHIN_MS && this.cuts > 0;
 		this.cutAt = now;
 		this.sentAtCut = this.sent;
 		this.inFlightLimit = Infinity;
