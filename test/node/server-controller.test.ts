@@ -431,11 +431,25 @@ describe('a stopped execution leaves every wait of the throttle at once', () => 
 });
 
 describe('a Retry-After rounded up to whole seconds', () => {
-	/** After a cut at CUBIC's peak of 20/s (a request's room: 50 ms), a 429 asks for `retryAfterMs`; when does another run's attempt go? */
-	async function otherRunWaits(retryAfterMs: number): Promise<number> {
+	/**
+	 * After a first cut at CUBIC's peak of 20/s and, `secondCutAfterMs` later, a second one (little taken
+	 * meanwhile: peak about 7/s, a request's room in 140 ms), a 429 asks for `retryAfterMs`: when does
+	 * another run's attempt go?
+	 */
+	async function otherRunWaits(retryAfterMs: number, secondCutAfterMs?: number): Promise<number> {
 		const throttle = new AdaptiveThrottle();
 		const lane = throttle.openLane(50);
 		await learnRate(lane, 20);
+		if (secondCutAfterMs !== undefined) {
+			// One attempt in flight meanwhile: the throttle is not idle, the curve goes on.
+			const inFlight = lane.acquire();
+			await jest.advanceTimersByTimeAsync(secondCutAfterMs);
+			lane.release(await inFlight, 'answered');
+			const throttled = lane.acquire();
+			await jest.advanceTimersByTimeAsync(200);
+			lane.release(await throttled, 'throttled');
+			expect(throttle.state().cuts).toBe(2);
+		}
 		const other = throttle.openLane(50);
 		const askedAt = Date.now();
 		lane.pauseUntil(askedAt + retryAfterMs);
@@ -445,12 +459,18 @@ describe('a Retry-After rounded up to whole seconds', () => {
 		return sentAt - askedAt;
 	}
 
-	test("of one second, while the server's rate has a request's room in 50 ms: the other runs wait that room, not the second", async () => {
-		expect(await otherRunWaits(1000)).toBeLessThanOrEqual(100);
+	test("of one second, while the server's rate has a request's room in less: the other runs wait that room, not the second", async () => {
+		// The paced turn after the second cut (about 5/s) comes before the whole second would end.
+		expect(await otherRunWaits(1000, 3000)).toBeLessThanOrEqual(250);
 	});
 
 	test('of more than a second: the server means it, every run waits it out', async () => {
-		expect(await otherRunWaits(2000)).toBeGreaterThanOrEqual(2000);
+		expect(await otherRunWaits(2000, 3000)).toBeGreaterThanOrEqual(2000);
+	});
+
+	test("at the first cut (its peak holds the bucket's burst) and when cuts come close together (a saturated server): in full", async () => {
+		expect(await otherRunWaits(1000)).toBeGreaterThanOrEqual(1000);
+		expect(await otherRunWaits(1000, 1000)).toBeGreaterThanOrEqual(1000);
 	});
 
 	test('before any rate is known, and with fixed concurrency: in full', async () => {

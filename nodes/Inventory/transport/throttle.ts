@@ -173,6 +173,8 @@ export class AdaptiveThrottle {
 	private resumedRate = 0;
 	/** The latest cut came soon after the one before it (see `cut`). */
 	private saturated = false;
+	/** When the latest cut came (the clock's time: `cutAt` stands still while idle). */
+	private lastCutAt = -Infinity;
 
 	constructor(
 		private readonly pause: ServerPause = new ServerPause(),
@@ -200,13 +202,16 @@ export class AdaptiveThrottle {
 	 * second or less while the rate the server took (CUBIC's peak) has a request's room in less: that is
 	 * whole seconds' rounding (a token bucket refills in milliseconds), and the pacing, just cut below
 	 * that rate, keeps the attempts apart; then the others wait one request's room, not the whole second.
-	 * The attempt that met the 429 waits the Retry-After out in full (sendInventoryRequest).
+	 * Not at the first cut (its peak holds the bucket's burst: the server is empty, not rounding) nor
+	 * while the server is saturated (cuts close together). The attempt that met the 429 waits the
+	 * Retry-After out in full (sendInventoryRequest).
 	 */
 	private pauseAfter429(timestamp: number): void {
 		const now = Date.now();
 		const roomMs = this.cubicPeak > 0 ? 1000 / this.cubicPeak : Infinity;
 		const rounded =
 			this.rate !== undefined &&
+			this.cuts > 1 &&
 			!this.saturated &&
 			timestamp - now <= ROUNDED_RETRY_AFTER_MS &&
 			roomMs < timestamp - now;
@@ -413,8 +418,8 @@ export class AdaptiveThrottle {
 		this.rate = Math.max(MIN_RATE, this.cubicPeak * CUBIC_BETA);
 		// Cut again soon after the last cut: the server is saturated (other clients share its limit), and
 		// its whole Retry-After is honoured until a calmer cut.
-		this.saturated =
-			this.cutAt !== undefined && now - this.cutAt < SATURATED_WITHIN_MS && this.cuts > 0;
+		this.saturated = now - this.lastCutAt < SATURATED_WITHIN_MS;
+		this.lastCutAt = now;
 		this.cutAt = now;
 		this.sentAtCut = this.sent;
 		this.inFlightLimit = Infinity;
