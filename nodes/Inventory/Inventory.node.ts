@@ -10,6 +10,7 @@ import * as asset from './actions/asset/Asset.resource';
 import { options } from './actions/options.description';
 import { router } from './actions/router';
 import * as subscription from './actions/subscription/Subscription.resource';
+import { testInventoryCredential } from './transport/credentialTest';
 
 export class Inventory implements INodeType {
 	description: INodeTypeDescription = {
@@ -17,8 +18,8 @@ export class Inventory implements INodeType {
 		name: 'inventory',
 		icon: { light: 'file:inventory.svg', dark: 'file:inventory.dark.svg' },
 		group: ['output'],
-		version: [1, 2, 3],
-		defaultVersion: 3,
+		version: [1, 2, 3, 4],
+		defaultVersion: 4,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			'Create asset to-dos, update subscription billing and record asset acquisitions in the Asset and Subscription Inventory API, without duplicates on retries',
@@ -26,7 +27,7 @@ export class Inventory implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'inventoryApi', required: true }],
+		credentials: [{ name: 'inventoryApi', required: true, testedBy: 'inventoryApiTest' }],
 		properties: [
 			{
 				displayName: 'Resource',
@@ -43,6 +44,10 @@ export class Inventory implements INodeType {
 			...subscription.description,
 			options,
 		],
+	};
+
+	methods = {
+		credentialTest: { inventoryApiTest: testInventoryCredential },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

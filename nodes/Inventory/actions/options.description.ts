@@ -1,3 +1,5 @@
+import type { INodeProperties } from 'n8n-workflow';
+
 import { collection, integerField, textField, variant, type Field } from '../helpers/fields';
 import type { ItemInput } from '../helpers/itemInput';
 import type { RetryPolicy, Sending } from '../transport';
@@ -92,9 +94,21 @@ export const idempotencyKeyOption = textField({
 	hint: 'Retries replay instead of duplicating. Set a business identifier (e.g. an intake form submission ID) to make the action happen once per that identifier, across executions. A UUID is sent as is; any other text is turned into a UUID with the operation and record.',
 });
 
+/** Read once per run, from the first item (outcomeItems.isDryRun). */
+export const dryRunOption: INodeProperties = {
+	displayName: 'Dry Run',
+	name: 'dryRun',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether to run every check on every item and output the request each would send (method, path, body, Idempotency-Key) without sending anything',
+	hint: 'Nothing is sent, not even to test the credential. Items that fail a check go to the error output (or stop the node) with their reasons. The keys shown belong to this execution: a real run sends keys of its own, unless the Idempotency Key option sets them.',
+};
+
 export const options = collection('options', 'Options', 'Add Option', [
 	...Object.values(runOptions),
 	idempotencyKeyOption,
+	dryRunOption,
 ]);
 
 /** The run's sending mode and retry policy, from the options of the first item; an option not set takes its default. */

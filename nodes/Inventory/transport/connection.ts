@@ -12,6 +12,24 @@ export interface InventoryConnection {
 	credential: ICredentialsDecrypted;
 }
 
+/**
+ * The Base URL as users paste it, reduced to the service's address: spaces and trailing slashes
+ * dropped, and a trailing `/api/v1` (how many APIs print their address) taken as the base, since the
+ * node appends `/api/v1/...` itself.
+ */
+export function normalizeBaseUrl(raw: unknown): string {
+	return String(raw ?? '')
+		.trim()
+		.replace(/\/+$/, '')
+		.replace(/\/api\/v1$/i, '')
+		.replace(/\/+$/, '');
+}
+
+/** Whether a normalized Base URL is an http(s) address with a host. */
+export function isHttpAddress(baseUrl: string): boolean {
+	return /^https?:\/\/[^/]/i.test(baseUrl);
+}
+
 /** The node's credential, read once per run; its Base URL must be an http(s) address. */
 export async function openConnection(context: IExecuteFunctions): Promise<InventoryConnection> {
 	const credentials = await context.getCredentials<{
@@ -20,10 +38,8 @@ export async function openConnection(context: IExecuteFunctions): Promise<Invent
 		ignoreSslIssues?: boolean;
 	}>(CREDENTIAL_TYPE);
 	const nodeCredential = context.getNode().credentials?.[CREDENTIAL_TYPE];
-	const baseUrl = String(credentials.baseUrl ?? '')
-		.trim()
-		.replace(/\/+$/, '');
-	if (!/^https?:\/\/[^/]/i.test(baseUrl)) {
+	const baseUrl = normalizeBaseUrl(credentials.baseUrl);
+	if (!isHttpAddress(baseUrl)) {
 		throw new NodeOperationError(
 			context.getNode(),
 			'The Base URL of the Inventory API credential must start with http:// or https://',

@@ -8,7 +8,7 @@ import { sleep } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, type InventoryConnection } from './connection';
 import { answerError, apiMessageOf, networkError } from './errors';
-import { classifyNetworkFailure, isInFlightConflict } from './failures';
+import { classifyNetworkFailure, isApiError, isInFlightConflict } from './failures';
 import type { InventoryRequest } from './request';
 import { networkRetryWait, parseRetryAfter, retryWait, type RetryPolicy } from './retry';
 import type { SendThrottle } from './throttle';
@@ -70,6 +70,8 @@ export async function sendInventoryRequest(
 			retryAfterMs: extra.retryAfterMs,
 			concurrencyOption: policy.concurrencyOption,
 			unansweredAttempt: extra.inFlight ? unansweredAttempt : undefined,
+			baseUrl: connection.baseUrl,
+			earlierUnanswered: unansweredAttempt !== undefined,
 		});
 
 	for (; ; retries++) {
@@ -87,6 +89,7 @@ export async function sendInventoryRequest(
 		} catch (error) {
 			throttle.release(sendNumber, 'unanswered');
 			const failure = classifyNetworkFailure(error);
+			const earlierUnanswered = unansweredAttempt !== undefined;
 			if (failure.fateUnknown) unansweredAttempt = failure.code;
 			const waitMs = networkRetryWait(policy, retries, failure);
 			if (waitMs === undefined)
@@ -94,6 +97,7 @@ export async function sendInventoryRequest(
 					request,
 					retries,
 					failure,
+					earlierUnanswered,
 				});
 			await sleep(waitMs);
 			continue;
@@ -110,6 +114,7 @@ export async function sendInventoryRequest(
 			statusCode,
 			retryAfterMs: parseRetryAfter(headers),
 			inFlight: isInFlightConflict(statusCode, apiMessageOf(body), unansweredAttempt !== undefined),
+			fromApi: isApiError(body),
 		};
 		const waitMs = retryWait(policy, retries, answer);
 		if (waitMs === undefined) throw fail(statusCode, body, answer);
