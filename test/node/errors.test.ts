@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import axios from 'axios';
 import type { INode } from 'n8n-workflow';
 
 import {
@@ -8,12 +7,9 @@ import {
 	TOKENS,
 	updateBillingParameters,
 } from '../fixtures';
-import { inventoryCredentialType, nodeOutput } from '../harness/engine';
-import { credentialModule } from './package-modules';
+import { nodeOutput } from '../harness/engine';
 
 import { runError, runInventory, useSandbox } from './util';
-
-const { CREDENTIAL_TEST_IDEMPOTENCY_KEY } = credentialModule;
 
 const env = useSandbox();
 
@@ -294,53 +290,4 @@ describe('On Error settings', () => {
 	});
 });
 
-describe('credential test', () => {
-	const { request, rules } = inventoryCredentialType.test!;
-
-	async function sendCredentialTest(baseUrl: string, token: string) {
-		return await axios.request({
-			method: request.method,
-			url: `${baseUrl}${request.url}`,
-			headers: { ...(request.headers as Record<string, string>), Authorization: `Bearer ${token}` },
-			data: request.body,
-			validateStatus: () => true,
-		});
-	}
-
-	test('is a to-do creation that can never succeed: record 0, no name, a fixed key', () => {
-		expect(request).toMatchObject({
-			method: 'POST',
-			url: '/api/v1/assets/0/todos',
-			body: {},
-			headers: { 'Idempotency-Key': CREDENTIAL_TEST_IDEMPOTENCY_KEY },
-			ignoreHttpStatusErrors: { ignore: true, except: [401] },
-		});
-		expect(rules).toEqual([
-			{
-				type: 'responseCode',
-				properties: {
-					value: 401,
-					message: expect.stringContaining('rejected this API token (401)'),
-				},
-			},
-		]);
-	});
-
-	test('tells a rejected token (401) from an accepted one, and creates nothing', async () => {
-		const { sandbox } = env;
-		for (const token of [TOKENS.expired, TOKENS.revoked, TOKENS.personal, 'not-a-token']) {
-			expect((await sendCredentialTest(sandbox.baseUrl, token)).status).toBe(401);
-		}
-		for (const token of [
-			TOKENS.fullAccess,
-			TOKENS.noTodos,
-			TOKENS.otherOrg,
-			TOKENS.noPermissions,
-		]) {
-			expect([403, 404, 422]).toContain((await sendCredentialTest(sandbox.baseUrl, token)).status);
-		}
-		const state = sandbox.state();
-		expect(state.todos).toHaveLength(0);
-		expect(state.counters.applied).toBe(0);
-	});
-});
+// The credential test: base-url.test.ts.

@@ -59,8 +59,18 @@ async function send(
 	return { statusCode: response.statusCode, body: response.body };
 }
 
-const notTheApi = (baseUrl: string, { statusCode, body }: Answer) =>
-	`The Base URL ${baseUrl} does not lead to the Inventory API: the server answered ${statusCode} with ${apiErrorBody(body) ? 'JSON of another service' : bodyKind(body)}. Enter the address of your Inventory service, e.g. https://inventory.example.com (a trailing /api/v1 is fine).`;
+const ENTER_ADDRESS =
+	'Enter the address of your Inventory service, e.g. https://inventory.example.com (a trailing /api/v1 is fine).';
+
+/** An answer that shows the Base URL does not lead to the Inventory API. */
+function notTheApi(baseUrl: string, { statusCode, body }: Answer, withToken: boolean): string {
+	const message = apiErrorBody(body)?.message;
+	const what =
+		message !== undefined && !withToken
+			? `it answered ${statusCode} (${JSON.stringify(message.slice(0, 100))}) to a request without a token, where the Inventory API answers 401`
+			: `the server answered ${statusCode} with ${bodyKind(body)}`;
+	return `The Base URL ${baseUrl} does not lead to the Inventory API: ${what}. ${ENTER_ADDRESS}`;
+}
 
 /**
  * The credential test (the node's `testedBy`). Two requests, neither of which can change anything:
@@ -94,7 +104,9 @@ export async function testInventoryCredential(
 	try {
 		const anonymous = await send(this, baseUrl, data, false);
 		if (anonymous.statusCode !== 401 || !apiErrorBody(anonymous.body))
-			return unavailable(anonymous) ?? { status: 'Error', message: notTheApi(baseUrl, anonymous) };
+			return (
+				unavailable(anonymous) ?? { status: 'Error', message: notTheApi(baseUrl, anonymous, false) }
+			);
 
 		const answer = await send(this, baseUrl, data, true);
 		if (answer.statusCode === 401) {
@@ -108,7 +120,7 @@ export async function testInventoryCredential(
 			unavailable(answer) ??
 			(apiErrorBody(answer.body)
 				? undefined
-				: { status: 'Error', message: notTheApi(baseUrl, answer) });
+				: { status: 'Error', message: notTheApi(baseUrl, answer, true) });
 		return (
 			failed ?? {
 				status: 'OK',

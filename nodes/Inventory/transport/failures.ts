@@ -198,11 +198,10 @@ export function isApiError(body: unknown): boolean {
 
 /** What a body that is not the API's is, in words. */
 export function bodyKind(body: unknown): string {
-	if (body === undefined || body === null || body === '') return 'an empty body';
-	if (typeof body === 'object' && !Buffer.isBuffer(body))
-		return "JSON that is not the Inventory API's";
+	if (body === undefined || body === '') return 'an empty body';
+	if (typeof body !== 'string' && !Buffer.isBuffer(body)) return 'JSON of another shape';
 	const text = Buffer.isBuffer(body) ? body.toString('utf8', 0, 2000) : String(body);
-	if (jsonObject(text)) return "JSON that is not the Inventory API's";
+	if (jsonObject(text)) return 'JSON of another shape';
 	if (/^\s*</.test(text) || /<html|<!doctype/i.test(text)) return 'an HTML page';
 	return text.trim() === '' ? 'an empty body' : 'a text';
 }
