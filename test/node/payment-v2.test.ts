@@ -18,8 +18,8 @@ const acquisition = (additionalFields: INode['parameters']) => ({
 
 describe('version 2: Payment bundled with Billing Frequency and Number of Payments', () => {
 	test('new nodes get version 3 (automatic concurrency, Payment as in version 2); saved version 1 and 2 workflows keep theirs', () => {
-		expect(inventoryNodeType.description.version).toEqual([1, 2, 3]);
-		expect(inventoryNodeType.description.defaultVersion).toBe(3);
+		expect(inventoryNodeType.description.version).toEqual([1, 2, 3, 4]);
+		expect(inventoryNodeType.description.defaultVersion).toBe(4);
 	});
 
 	test('the Payment entry sends the same three fields as version 1, in the same place', async () => {
