@@ -117,6 +117,53 @@ describe('a Base URL pasted with /api/v1', () => {
 	);
 });
 
+describe('a JSON 404 from a server that is not the API (n8n answers so at its own address)', () => {
+	test('is reported about the Base URL, not the record, after one request without a token', async () => {
+		const run = await runInventory(
+			{ ...env.sandbox, baseUrl: at(otherApi) },
+			[{ asset: 1011 }, { asset: 1012 }],
+			createTodoParameters({ assetId: '={{ $json.asset }}', name: 'Label' }),
+			{ node: { typeVersion: 4, onError: 'continueRegularOutput' } },
+		);
+		const message = `The credential's Base URL does not lead to the Inventory API: it answered 404 ("not found"), and 404 to a request without a token, where the Inventory API answers 401`;
+		expect(nodeOutput(run, 'Inventory').map(({ json }) => json)).toEqual(
+			[0, 1].map(() => ({
+				error: message,
+				details: expect.objectContaining({ status: 404, apiMessage: null, fate: 'notSent' }),
+			})),
+		);
+		expect([...seenByOthers].sort()).toEqual([
+			`POST ${CREDENTIAL_TEST_PATH}`,
+			'POST /api/v1/assets/1011/todos',
+			'POST /api/v1/assets/1012/todos',
+		]);
+	});
+
+	test("the API's own 404s stay about the record, with one check per run", async () => {
+		const { sandbox } = env;
+		const run = await runInventory(
+			sandbox,
+			[{ asset: 1901 }, { asset: 1902 }],
+			createTodoParameters({ assetId: '={{ $json.asset }}', name: 'Label' }),
+			{ node: { onError: 'continueRegularOutput' } },
+		);
+		expect(nodeOutput(run, 'Inventory').map(({ json }) => json.error)).toEqual([
+			"Asset 1901 was not found in this token's organization (404)",
+			"Asset 1902 was not found in this token's organization (404)",
+		]);
+		expect(
+			sandbox
+				.requests()
+				.map(({ path, status }) => `${status} ${path}`)
+				.sort(),
+		).toEqual([
+			`401 ${CREDENTIAL_TEST_PATH}`,
+			'404 /api/v1/assets/1901/todos',
+			'404 /api/v1/assets/1902/todos',
+		]);
+	});
+});
+
 describe('the credential test', () => {
 	test('is run by the node (testedBy), so that it can tell the API from another server', () => {
 		expect(inventoryCredentialType).not.toHaveProperty('test');

@@ -232,7 +232,8 @@ describe('API errors become NodeApiErrors a user can act on', () => {
 		await runInventory(sandbox, [{}], { ...createTodo, assetId: '99999' });
 		await runInventory(sandbox, [{}], { ...updateBilling, subscriptionId: '2101' });
 		await runInventory(sandbox, [{}], { ...createTodo, additionalFields: { assignedTo: '501' } });
-		expect(sandbox.requests().map(({ status }) => status)).toEqual([401, 403, 404, 409, 422]);
+		// After the 404, a request without a token (the 401) asks whether the Base URL is the API.
+		expect(sandbox.requests().map(({ status }) => status)).toEqual([401, 403, 404, 401, 409, 422]);
 	});
 });
 
@@ -286,6 +287,8 @@ describe('On Error settings', () => {
 		expect(sandbox.requests().map(({ path }) => path)).toEqual([
 			'/api/v1/assets/1001/todos',
 			'/api/v1/assets/1901/todos',
+			// Whether the Base URL is the API: a request without a token (the API answers 401).
+			'/api/v1/assets/0/todos',
 		]);
 	});
 });

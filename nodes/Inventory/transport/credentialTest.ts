@@ -5,7 +5,12 @@ import type {
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
 
-import { isHttpAddress, normalizeBaseUrl } from './connection';
+import {
+	ADDRESS_CHECK_IDEMPOTENCY_KEY,
+	ADDRESS_CHECK_PATH,
+	isHttpAddress,
+	normalizeBaseUrl,
+} from './connection';
 import {
 	apiErrorBody,
 	bodyKind,
@@ -19,8 +24,8 @@ import {
  * and an empty body (no `name`, which the API requires). A rejected request records nothing, and the
  * fixed Idempotency-Key with the same request would only ever replay that same rejection.
  */
-export const CREDENTIAL_TEST_IDEMPOTENCY_KEY = '00000000-0000-4000-8000-000000000000';
-export const CREDENTIAL_TEST_PATH = '/api/v1/assets/0/todos';
+export const CREDENTIAL_TEST_IDEMPOTENCY_KEY = ADDRESS_CHECK_IDEMPOTENCY_KEY;
+export const CREDENTIAL_TEST_PATH = ADDRESS_CHECK_PATH;
 
 const TIMEOUT_MS = 30_000;
 

@@ -115,6 +115,8 @@ interface Answer {
 	baseUrl: string;
 	/** What the body is when it is not the API's answer, e.g. "an HTML page"; undefined when it is. */
 	notApi?: string;
+	/** The status a request without a token got at the Base URL, when that showed it is not the API. */
+	anonymousStatus?: number;
 	retryAfterMs?: number;
 	/** The option named in the 429 advice: Concurrency or Max Concurrency. */
 	concurrencyOption: string;
@@ -191,6 +193,12 @@ const CHECK_BASE_URL = (baseUrl: string) =>
 function notApiWording(answer: Answer & { notApi: string }): Wording {
 	const { statusCode, notApi, baseUrl, retries } = answer;
 	const began = answer.excerpt ? ` The answer began with: ${answer.excerpt}` : '';
+	if (answer.anonymousStatus !== undefined) {
+		return {
+			message: `The credential's Base URL does not lead to the Inventory API: it answered ${statusCode}${answer.reason ? ` ("${answer.reason}")` : ''}, and ${answer.anonymousStatus} to a request without a token, where the Inventory API answers 401`,
+			description: `${CHECK_BASE_URL(baseUrl)} Nothing reached the Inventory API.`,
+		};
+	}
 	const answered = `The server at the credential's Base URL answered ${statusCode} with ${notApi}, not the Inventory API's JSON`;
 	if (isGatewayStatus(statusCode)) {
 		return {
@@ -238,12 +246,16 @@ export function answerError(
 		baseUrl?: string;
 		/** An earlier attempt of this request got no answer (it may have been applied). */
 		earlierUnanswered?: boolean;
+		/** The status a request without a token got at the Base URL, when that showed it is not the API. */
+		anonymousStatus?: number;
 	},
 ): NodeApiError {
 	const success = failed.statusCode >= 200 && failed.statusCode < 300;
-	// A success without the `data` envelope, or an error without the API's JSON message, is not the API's.
-	const fromApi = !success && apiErrorBody(failed.body) !== undefined;
-	const apiMessage = fromApi ? apiMessageOf(failed.body) : undefined;
+	// A success without the `data` envelope, or an error without the API's JSON message, is not the
+	// API's; nor is a JSON error from an address that does not answer as the API (checkApiAddress).
+	const fromApi =
+		!success && apiErrorBody(failed.body) !== undefined && failed.anonymousStatus === undefined;
+	const apiMessage = apiMessageOf(failed.body);
 	const reason = apiMessage ? redact(apiMessage, token) : undefined;
 	const reasons = Object.fromEntries(
 		Object.entries(fieldReasons(failed.body)).map(([field, text]) => [
@@ -257,6 +269,7 @@ export function answerError(
 		problems: Object.entries(reasons).map(([field, text]) => `${field}: ${text}`),
 		baseUrl: redact(failed.baseUrl ?? '', token),
 		notApi: fromApi ? undefined : bodyKind(failed.body),
+		anonymousStatus: failed.anonymousStatus,
 		excerpt: redact(excerpt(failed.body), token),
 	});
 	const errorResponse: JsonObject = { httpCode: String(failed.statusCode), message };
@@ -269,7 +282,7 @@ export function answerError(
 	});
 	return withDetails(error, {
 		status: failed.statusCode,
-		apiMessage: reason ?? null,
+		apiMessage: fromApi ? (reason ?? null) : null,
 		reasons,
 		fate: answerFate({
 			statusCode: failed.statusCode,

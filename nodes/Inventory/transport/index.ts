@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE, type InventoryConnection } from './connection';
+import { checkApiAddress, CREDENTIAL_TYPE, type InventoryConnection } from './connection';
 import { answerError, apiMessageOf, networkError } from './errors';
 import { classifyNetworkFailure, isApiError, isInFlightConflict } from './failures';
 import type { InventoryRequest } from './request';
@@ -60,7 +60,7 @@ export async function sendInventoryRequest(
 	const fail = (
 		statusCode: number,
 		body: unknown,
-		extra: { retryAfterMs?: number; inFlight?: boolean } = {},
+		extra: { retryAfterMs?: number; inFlight?: boolean; anonymousStatus?: number } = {},
 	) =>
 		answerError(this.getNode(), connection.token, {
 			request,
@@ -72,6 +72,7 @@ export async function sendInventoryRequest(
 			unansweredAttempt: extra.inFlight ? unansweredAttempt : undefined,
 			baseUrl: connection.baseUrl,
 			earlierUnanswered: unansweredAttempt !== undefined,
+			anonymousStatus: extra.anonymousStatus,
 		});
 
 	for (; ; retries++) {
@@ -117,6 +118,11 @@ export async function sendInventoryRequest(
 			fromApi: isApiError(body),
 		};
 		const waitMs = retryWait(policy, retries, answer);
+		if (waitMs === undefined && statusCode === 404 && answer.fromApi) {
+			// Another service may answer JSON 404s too (n8n at its own address): is this the API?
+			const address = await checkApiAddress(this, connection, policy.timeoutMs);
+			if (!address.isApi) throw fail(statusCode, body, { anonymousStatus: address.statusCode });
+		}
 		if (waitMs === undefined) throw fail(statusCode, body, answer);
 		// A rate limit holds back every request of the run; other waits concern this request alone.
 		if (statusCode === 429) throttle.pauseUntil(Date.now() + waitMs);
