@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { INode } from 'n8n-workflow';
 
 import type { InventoryRequest } from '../../nodes/Inventory/transport/request';
+import { TOKENS } from '../fixtures';
 import {
 	transportConnection,
 	transportErrors,
@@ -170,7 +171,7 @@ describe("a 422's per-field reasons", () => {
 	});
 
 	test("the item's error prints them readably and keeps them, redacted, in its details", () => {
-		const token = 'inv_secret_token_1234';
+		const token = TOKENS.fullAccess;
 		const node: INode = {
 			id: 'node-1',
 			name: 'Inventory',
