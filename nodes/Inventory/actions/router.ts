@@ -73,8 +73,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		const failures: Array<{ itemIndex: number; error: NodeApiError | NodeOperationError }> = [];
 		const dryRunItems = requests.map((request, itemIndex) => {
 			if (!(request instanceof Error)) {
+				// The same value chooseIdempotencyKey reads: a key from the option is the same in a real run.
 				const keyFromOption =
-					String(new ItemInput(this, itemIndex).option(idempotencyKeyOption) ?? '').trim() !== '';
+					String(this.getNodeParameter('options.idempotencyKey', itemIndex, '') ?? '').trim() !==
+					'';
 				return {
 					json: dryRunItemJson(request, connection.baseUrl, keyFromOption),
 					pairedItem: { item: itemIndex },
