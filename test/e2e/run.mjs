@@ -29,6 +29,7 @@ import { credentialTest } from './groups/credential-test.mjs';
 import { editor } from './groups/editor.mjs';
 import { exampleWorkflows, examples } from './groups/examples.mjs';
 import { headless } from './groups/headless.mjs';
+import { executeStep } from './groups/execute-step.mjs';
 import { retryExecution } from './groups/retry.mjs';
 import { webhookBurstRegular } from './groups/webhook-burst.mjs';
 import { ensureChromium } from './lib/browser.mjs';
@@ -172,6 +173,7 @@ async function main() {
 	);
 
 	await retryExecution({ sandbox, api }, check);
+	await executeStep({ sandbox, api }, check);
 
 	// ----- the credential test through n8n's endpoint -------------------------------------------
 	await credentialTest({ n8n, sandbox, api }, check);

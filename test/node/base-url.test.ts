@@ -122,7 +122,11 @@ describe('a JSON 404 from a server that is not the API (n8n answers so at its ow
 		const run = await runInventory(
 			{ ...env.sandbox, baseUrl: at(otherApi) },
 			[{ asset: 1011 }, { asset: 1012 }],
-			createTodoParameters({ assetId: '={{ $json.asset }}', name: 'Label' }),
+			createTodoParameters({
+				repeatProtection: 'execution',
+				assetId: '={{ $json.asset }}',
+				name: 'Label',
+			}),
 			{ node: { typeVersion: 4, onError: 'continueRegularOutput' } },
 		);
 		const message = `The credential's Base URL does not lead to the Inventory API: it answered 404 ("not found"), and 404 to a request without a token, where the Inventory API answers 401`;

@@ -15,8 +15,10 @@ const rows = [
 	{ asset: 1002, title: 'x'.repeat(256), due: '' },
 	{ asset: 1003, title: 'Replace battery', due: '' },
 ];
+/** Version 4's Repeat Protection kept to this execution's retries: derived keys (ignored by versions 1 to 3). */
 const parameters = (options: Record<string, unknown> = {}) =>
 	createTodoParameters({
+		repeatProtection: 'execution',
 		assetId: '={{ $json.asset }}',
 		name: '={{ $json.title }}',
 		additionalFields: { dueDate: '={{ $json.due }}' },
@@ -85,28 +87,42 @@ test('a real run afterwards sends the same bodies, with keys of its own executio
 	for (const { idempotencyKey } of shown) expect(sentKeys).not.toContain(idempotencyKey);
 });
 
-test('with the Idempotency Key option, the key shown is the one a real run sends', async () => {
-	const { sandbox } = env;
-	const billing = updateBillingParameters({
-		...PER_LICENSE_BILLING,
-		options: { dryRun: true, idempotencyKey: 'intake-4711' },
-	});
-	const dry = await runInventory(sandbox, [{}], billing, { node: { typeVersion: 4 } });
-	const [{ json: shown }] = nodeOutput(dry, 'Inventory');
-	expect(shown).toMatchObject({
-		method: 'PUT',
-		path: `/api/v1/subscriptions/${PER_LICENSE_BILLING.subscriptionId}/billing`,
-		note: 'Dry run: nothing was sent. The Idempotency-Key comes from the Idempotency Key option, so a real run sends this same key.',
-	});
-	expect(sandbox.requests()).toEqual([]);
-	await runInventory(
-		sandbox,
-		[{}],
-		{ ...billing, options: { idempotencyKey: 'intake-4711' } },
-		{ node: { typeVersion: 4 } },
-	);
-	expect(keysSent(sandbox)).toEqual([shown.idempotencyKey]);
-});
+test.each([
+	[
+		"version 4 keyed by a row's columns",
+		4,
+		{ repeatProtection: 'columns', keyColumns: 'submissionId' },
+		{},
+	],
+	[
+		'version 3 with the Idempotency Key option',
+		3,
+		{},
+		{ idempotencyKey: '={{ $json.submissionId }}' },
+	],
+])(
+	'%s: the key shown is the one a real run sends',
+	async (_case, typeVersion, protection, options) => {
+		const { sandbox } = env;
+		const rows = [{ submissionId: 'S-4711' }];
+		const billing = (dryRun: boolean) =>
+			updateBillingParameters({
+				...PER_LICENSE_BILLING,
+				...protection,
+				options: { ...options, dryRun },
+			});
+		const dry = await runInventory(sandbox, rows, billing(true), { node: { typeVersion } });
+		const [{ json: shown }] = nodeOutput(dry, 'Inventory');
+		expect(shown).toMatchObject({
+			method: 'PUT',
+			path: `/api/v1/subscriptions/${PER_LICENSE_BILLING.subscriptionId}/billing`,
+			note: "Dry run: nothing was sent. The Idempotency-Key comes from this row's data (Repeat Protection's key or the Idempotency Key option), so a real run sends this same key.",
+		});
+		expect(sandbox.requests()).toEqual([]);
+		await runInventory(sandbox, rows, billing(false), { node: { typeVersion } });
+		expect(keysSent(sandbox)).toEqual([shown.idempotencyKey]);
+	},
+);
 
 test('without Continue, the node stops listing every failing row, and nothing is sent', async () => {
 	const { sandbox } = env;

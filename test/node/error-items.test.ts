@@ -29,7 +29,10 @@ const rows = [
 	{ asset: 1002, title: 'Too long '.repeat(40) },
 	{ asset: 1003, title: 'Assigned to a person', user: 501 },
 ];
+/** Version 4's Repeat Protection kept to this execution's retries: the keys are derived, as before. */
+const EXECUTION_KEYS = { repeatProtection: 'execution' };
 const parameters = createTodoParameters({
+	...EXECUTION_KEYS,
 	assetId: '={{ $json.asset }}',
 	name: '={{ $json.title }}',
 	additionalFields: { assignedTo: '={{ $json.user ?? "" }}' },
@@ -136,7 +139,7 @@ describe('version 4 error items', () => {
 		const run = await runInventory(
 			sandbox,
 			[{}],
-			createTodoParameters({ name: 'Label', options: { maxRetries: 0 } }),
+			createTodoParameters({ ...EXECUTION_KEYS, name: 'Label', options: { maxRetries: 0 } }),
 			{ node: { ...V4, onError: 'continueRegularOutput' } },
 		);
 		const [{ json }] = nodeOutput(run, 'Inventory');
@@ -190,9 +193,14 @@ describe('nested per-field reasons', () => {
 	afterAll(async () => await new Promise<void>((resolve) => server.close(() => resolve())));
 
 	test('the node stops with them as readable text, not [object Object]', async () => {
-		const run = await runInventory({ ...env.sandbox, baseUrl }, [{}], createTodoParameters(), {
-			node: V4,
-		});
+		const run = await runInventory(
+			{ ...env.sandbox, baseUrl },
+			[{}],
+			createTodoParameters(EXECUTION_KEYS),
+			{
+				node: V4,
+			},
+		);
 		expect(runError(run)).toEqual({
 			message: 'The Inventory API rejected the input (422): The given data was invalid.',
 			description:
@@ -202,10 +210,15 @@ describe('nested per-field reasons', () => {
 	});
 
 	test('the error item holds them by dotted path', async () => {
-		const run = await runInventory({ ...env.sandbox, baseUrl }, [{}], createTodoParameters(), {
-			node: { ...V4, onError: 'continueErrorOutput' },
-			token: TOKENS.fullAccess,
-		});
+		const run = await runInventory(
+			{ ...env.sandbox, baseUrl },
+			[{}],
+			createTodoParameters(EXECUTION_KEYS),
+			{
+				node: { ...V4, onError: 'continueErrorOutput' },
+				token: TOKENS.fullAccess,
+			},
+		);
 		const [{ json }] = nodeOutput(run, 'Inventory', 1);
 		expect((json.details as IDataObject).reasons).toEqual({
 			name: 'The name field is required.',

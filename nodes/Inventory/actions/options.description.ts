@@ -92,6 +92,8 @@ export const idempotencyKeyOption = textField({
 	placeholder: 'e.g. {{ $json.submissionId }}',
 	description: 'Leave empty to derive the key from the workflow, execution, node and item',
 	hint: 'Retries replay instead of duplicating. Set a business identifier (e.g. an intake form submission ID) to make the action happen once per that identifier, across executions. A UUID is sent as is; any other text is turned into a UUID with the operation and record.',
+	// From version 4 the form's Repeat Protection takes its place (and hashes a UUID too).
+	displayOptions: { show: { '@version': [{ _cnd: { lte: 3 } }] } },
 });
 
 /** Read once per run, from the first item (outcomeItems.isDryRun). */
@@ -102,7 +104,7 @@ export const dryRunOption: INodeProperties = {
 	default: false,
 	description:
 		'Whether to run every check on every item and output the request each would send (method, path, body, Idempotency-Key) without sending anything',
-	hint: 'Nothing is sent, not even to test the credential. Items that fail a check go to the error output (or stop the node) with their reasons. The keys shown belong to this execution: a real run sends keys of its own, unless the Idempotency Key option sets them.',
+	hint: 'Nothing is sent, not even to test the credential. Items that fail a check go to the error output (or stop the node) with their reasons. The keys shown belong to this execution: a real run sends keys of its own, unless they come from the row data (Repeat Protection, the Idempotency Key option).',
 };
 
 export const options = collection('options', 'Options', 'Add Option', [

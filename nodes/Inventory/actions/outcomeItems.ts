@@ -47,7 +47,8 @@ export function isDryRun(context: IExecuteFunctions): boolean {
 export function dryRunItemJson(
 	request: InventoryRequest,
 	baseUrl: string,
-	keyFromOption: boolean,
+	/** The key comes from the row's data (Repeat Protection's key or the Idempotency Key option). */
+	keyedByData: boolean,
 ): IDataObject {
 	return {
 		dryRun: true,
@@ -56,8 +57,8 @@ export function dryRunItemJson(
 		url: `${baseUrl}${request.path}`,
 		body: request.body,
 		idempotencyKey: request.idempotencyKey,
-		note: keyFromOption
-			? 'Dry run: nothing was sent. The Idempotency-Key comes from the Idempotency Key option, so a real run sends this same key.'
+		note: keyedByData
+			? "Dry run: nothing was sent. The Idempotency-Key comes from this row's data (Repeat Protection's key or the Idempotency Key option), so a real run sends this same key."
 			: 'Dry run: nothing was sent. The Idempotency-Key belongs to this execution; a real run is another execution and sends keys of its own.',
 	};
 }

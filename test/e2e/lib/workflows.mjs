@@ -326,7 +326,11 @@ export const errorDetailsWorkflow = () => {
 				position: [440, 0],
 				typeVersion: 4,
 				onError: 'continueErrorOutput',
-				parameters: createTodoParameters(TODO_FROM_ITEM, { assignedTo: '={{ $json.user ?? "" }}' }),
+				parameters: createTodoParameters(
+					// Repeat Protection kept to this execution's retries: the keys are derived.
+					{ ...TODO_FROM_ITEM, repeatProtection: 'execution' },
+					{ assignedTo: '={{ $json.user ?? "" }}' },
+				),
 			}),
 			noOp('Succeeded', [660, -100]),
 			noOp('Failed', [660, 100]),
