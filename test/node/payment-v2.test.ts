@@ -17,9 +17,9 @@ const acquisition = (additionalFields: INode['parameters']) => ({
 });
 
 describe('version 2: Payment bundled with Billing Frequency and Number of Payments', () => {
-	test('new nodes get version 3 (automatic concurrency, Payment as in version 2); saved version 1 and 2 workflows keep theirs', () => {
-		expect(inventoryNodeType.description.version).toEqual([1, 2, 3]);
-		expect(inventoryNodeType.description.defaultVersion).toBe(3);
+	test('new nodes get version 4 (automatic concurrency and Payment as in version 3, custom field pairs sent as text unless typed); saved version 1 to 3 workflows keep theirs', () => {
+		expect(inventoryNodeType.description.version).toEqual([1, 2, 3, 4]);
+		expect(inventoryNodeType.description.defaultVersion).toBe(4);
 	});
 
 	test('the Payment entry sends the same three fields as version 1, in the same place', async () => {
