@@ -319,7 +319,7 @@ export async function agent({ n8n, sandbox, api, model, screenshotDir, skipBrows
 			const refusedError = JSON.parse(refused.content)[0].error;
 			assertEqual(
 				refusedError,
-				'Price must have at most two decimal places, got 189.999 [item 0]',
+				'Price must have at most two decimal places, got 189.999: round it in the expression, e.g. {{ Math.round(x * 100) / 100 }} or {{ x.round(2) }} [item 0]',
 				'the error the agent got for the bad price',
 			);
 			assertEqual(
