@@ -112,6 +112,9 @@ function withoutNoise(value: number): number {
 	return Number(value.toPrecision(SIGNIFICANT_DIGITS));
 }
 
+/** Whether the number is a whole number of cents (the double nearest to one: 1499.99, 12.5, 3). */
+const isCents = (value: number) => Math.round(value * 100) / 100 === value;
+
 function checkText(value: unknown, maxLength: number, fail: Fail): string {
 	if (typeof value !== 'string' && typeof value !== 'number')
 		fail(`must be text, got ${describeValue(value)}`);
@@ -124,16 +127,17 @@ function checkText(value: unknown, maxLength: number, fail: Fail): string {
 
 function checkAmount(value: unknown, fail: Fail): number {
 	const given = toNumber(value, fail);
-	const amount = withoutNoise(given);
+	// Most amounts are cents already; only the others are read without their noise.
+	const amount = isCents(given) ? given : withoutNoise(given);
 	if (amount < 0 || amount > MAX_AMOUNT) fail(`must be between 0 and 999,999,999.99, got ${given}`);
-	if (!/^\d+(\.\d{1,2})?$/.test(String(amount)))
+	if (!isCents(amount))
 		fail(`must have at most two decimal places, got ${given}: ${FIX_IT.thirdDecimal}`);
 	return amount;
 }
 
 function checkInteger(value: unknown, min: number, max: number, fail: Fail): number {
 	const given = toNumber(value, fail);
-	const count = withoutNoise(given);
+	const count = Number.isInteger(given) ? given : withoutNoise(given);
 	if (!Number.isInteger(count)) fail(`must be a whole number, got ${given}`);
 	if (count < min || count > max)
 		fail(`must be between ${grouped(min)} and ${grouped(max)}, got ${count}`);
