@@ -24,7 +24,8 @@ export class InventoryApi implements ICredentialType {
 		dark: 'file:../nodes/Inventory/inventory.dark.svg',
 	};
 
-	documentationUrl = 'https://github.com/n8n-nodes-inventory/n8n-nodes-inventory#credentials';
+	documentationUrl =
+		'https://github.com/n8n-nodes-inventory/n8n-nodes-inventory/blob/main/docs/credentials.md';
 
 	properties: INodeProperties[] = [
 		{

@@ -96,7 +96,10 @@ describe('fault injection', () => {
 	test('connection dropped after the action is applied: record exists, the retry replays', async () => {
 		t.sb.setFaults({ dropAfterApplyRate: 1, maxFaultsPerKey: 1 });
 		const key = randomUUID();
-		await expect(acquisition(t.http, 1001, { event_type_id: 301 }, { key })).rejects.toBeTruthy();
+		await expect(acquisition(t.http, 1001, { event_type_id: 301 }, { key })).rejects.toMatchObject({
+			code: 'ECONNRESET',
+			message: expect.stringMatching(/socket hang up|ECONNRESET/),
+		});
 		expect(t.sb.state().acquisitions).toHaveLength(1);
 		const r = await acquisition(t.http, 1001, { event_type_id: 301 }, { key });
 		expect(r.status).toBe(201);

@@ -1,6 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
+import { inventoryCredentialType } from '../harness/engine';
 
 import {
 	brokenLinks,
@@ -42,6 +44,30 @@ describe('Markdown links', () => {
 			(link) => `${link.file}:${link.line} (${link.target}): ${link.reason}`,
 		);
 		expect(broken).toEqual([]);
+	});
+});
+
+/*
+ * n8n's editor (2.40, NodeSettings) opens the node's documentation as the codex's primaryDocumentation
+ * URL + `?utm_source=…`: behind a `#fragment` those parameters would end up inside the fragment. The
+ * credential's URL is opened as given; it follows the same rule. Each URL must name a page of this
+ * repository, without a fragment, that exists.
+ */
+describe('documentation URLs the editor opens', () => {
+	const repoPage =
+		/^https:\/\/github\.com\/n8n-nodes-inventory\/n8n-nodes-inventory\/blob\/main\/([^#?]+)$/;
+	const codex = JSON.parse(
+		readFileSync(join(root, 'dist', 'nodes', 'Inventory', 'Inventory.node.json'), 'utf8'),
+	) as { resources: Record<string, Array<{ url: string }>> };
+	const urls = [
+		inventoryCredentialType.documentationUrl,
+		...Object.values(codex.resources).flatMap((links) => links.map((link) => link.url)),
+	];
+
+	test.each(urls)('%s is a page of the repository without a fragment', (url) => {
+		const page = repoPage.exec(url ?? '')?.[1];
+		expect(page).toBeDefined();
+		expect(existsSync(join(root, page!))).toBe(true);
 	});
 });
 

@@ -1,6 +1,6 @@
 import type { INode } from 'n8n-workflow';
 
-import { inventoryNodeType, nodeOutput } from '../harness/engine';
+import { nodeOutput } from '../harness/engine';
 import { runError, runInventory, sent, useSandbox } from './util';
 
 const env = useSandbox();
@@ -17,11 +17,6 @@ const acquisition = (additionalFields: INode['parameters']) => ({
 });
 
 describe('version 2: Payment bundled with Billing Frequency and Number of Payments', () => {
-	test('new nodes get version 4 (automatic concurrency and Payment as in version 3, custom field pairs sent as text unless typed); saved version 1 to 3 workflows keep theirs', () => {
-		expect(inventoryNodeType.description.version).toEqual([1, 2, 3, 4]);
-		expect(inventoryNodeType.description.defaultVersion).toBe(4);
-	});
-
 	test('the Payment entry sends the same three fields as version 1, in the same place', async () => {
 		const { sandbox } = env;
 		const terms = { payment: 87.25, billingFrequency: 'Quarterly', numberOfPayments: 8 };

@@ -1,4 +1,4 @@
-import type { AllEntities, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import type { ItemInput } from '../helpers/itemInput';
 import type { InventoryRequest } from '../transport';
@@ -7,8 +7,6 @@ type NodeMap = {
 	asset: 'createTodo' | 'recordAcquisition';
 	subscription: 'updateBilling';
 };
-
-export type InventoryType = AllEntities<NodeMap>;
 
 export type Resource = keyof NodeMap;
 export type OperationOf<R extends Resource> = NodeMap[R];
