@@ -112,6 +112,19 @@ describe("the form as n8n's lint reads it", () => {
 		}
 	});
 
+	test('a number field shows no placeholder: it always holds a value (n8n shows placeholders only for empty ones)', () => {
+		const numbers = parameters.filter(({ type }) => type === 'number');
+		expect(numbers.length).toBeGreaterThan(0);
+		expect(
+			numbers.filter(({ placeholder }) => placeholder !== undefined).map(({ name }) => name),
+		).toEqual([]);
+		expect(
+			numbers
+				.filter(({ default: byDefault }) => typeof byDefault !== 'number')
+				.map(({ name }) => name),
+		).toEqual([]);
+	});
+
 	test('the canvas subtitle names every operation by its name in the Operation dropdown', () => {
 		const subtitle = String(inventoryNodeType.description.subtitle);
 		const operations = inventoryNodeType.description.properties
