@@ -36,8 +36,8 @@ export async function examples({ n8n, sandbox }, check) {
 		const example = procurementExample();
 		assertEqual(
 			example.nodes.filter((n) => n.type === W.NODE_TYPE).map((n) => n.typeVersion),
-			[3, 3, 3],
-			'the Inventory nodes of the example are version 3',
+			[4, 4, 4],
+			'the Inventory nodes of the example are version 4, the one new nodes get',
 		);
 		const purchases = purchasesOf(example);
 		await sandbox.reset();
