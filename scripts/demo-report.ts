@@ -132,6 +132,13 @@ export function printSecondRun(
 	);
 	print(`  replayed           ${second.replays} of ${second.requests.length}`);
 	print(`  applied            ${second.applied}`);
+	const outcomes = [...second.acquisitions, ...second.todos, ...second.billing].map(
+		(json) => (json.repeatCheck as { outcome?: string } | undefined)?.outcome,
+	);
+	if (outcomes.every((outcome) => outcome !== undefined))
+		print(
+			`  the node says      ${outcomes.filter((outcome) => outcome === 'replayed').length} of ${outcomes.length} replayed (output field repeatCheck)`,
+		);
 	print(
 		`  responses          ${sameResults ? 'identical to run 1 (same to-do and event IDs)' : 'DIFFERENT from run 1'}`,
 	);

@@ -8,6 +8,7 @@ import {
 
 import * as asset from './actions/asset/Asset.resource';
 import { options } from './actions/options.description';
+import { repeatProtectionProperties } from './actions/repeatProtection.description';
 import { router } from './actions/router';
 import * as subscription from './actions/subscription/Subscription.resource';
 
@@ -43,6 +44,7 @@ export class Inventory implements INodeType {
 			},
 			...asset.description,
 			...subscription.description,
+			...repeatProtectionProperties,
 			options,
 		],
 	};

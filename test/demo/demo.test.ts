@@ -9,9 +9,13 @@ import {
 	purchasesOf,
 	runDemo,
 	type DemoResult,
+	type PassSummary,
 } from '../../scripts/demo';
+import type { IDataObject } from 'n8n-workflow';
+
 import { ALL_OPERATIONS_NODES, TOKENS } from '../fixtures';
 import {
+	deduplicationStore,
 	INVENTORY_TYPE,
 	inventoryNodeType,
 	itemsNode,
@@ -27,7 +31,7 @@ const EXAMPLES = readdirSync(join(root, 'examples')).filter((file) =>
 	file.endsWith('.workflow.json'),
 );
 /** Saved copies of the example in older node versions (test fixtures only: the examples show the newest). */
-const OLDER_VERSIONS = [1, 2].map((version) => ({
+const OLDER_VERSIONS = [1, 2, 3].map((version) => ({
 	version,
 	file: join('test', 'fixtures', 'workflows', `procurement-intake.v${version}.workflow.json`),
 }));
@@ -123,6 +127,7 @@ describe('npm run demo (runDemo)', () => {
 
 	beforeAll(async () => {
 		sandbox = await startSandbox({ port: 0, log: false });
+		deduplicationStore.reset();
 		result = await runDemo({ sandbox, print: (line) => lines.push(line) });
 	});
 	afterAll(async () => await sandbox.close());
@@ -214,9 +219,16 @@ describe('npm run demo (runDemo)', () => {
 		expect(second.requests.every((r) => r.replayed)).toBe(true);
 		const keys = (requests: typeof first.requests) => requests.map((r) => r.key).sort();
 		expect(keys(second.requests)).toEqual(keys(first.requests));
-		expect(second.todos).toEqual(first.todos);
-		expect(second.acquisitions).toEqual(first.acquisitions);
-		expect(second.billing).toEqual(first.billing);
+		// the same records; only the node's repeat check tells run 2's replays from run 1
+		const data = (items: IDataObject[]) =>
+			items.map((json) => {
+				const copy = { ...json };
+				delete copy.repeatCheck;
+				return copy;
+			});
+		expect(data(second.todos)).toEqual(data(first.todos));
+		expect(data(second.acquisitions)).toEqual(data(first.acquisitions));
+		expect(data(second.billing)).toEqual(data(first.billing));
 		expect(state.counters.applied).toBe(11);
 		expect(state.counters.replays).toBe(11);
 		expect([state.acquisitions.length, state.todos.length, state.billingChanges.length]).toEqual([
@@ -224,9 +236,32 @@ describe('npm run demo (runDemo)', () => {
 		]);
 	});
 
-	test('a second demo run against the same sandbox (new execution) is not mistaken for a replay', async () => {
-		// A new execution has new keys: its actions are new, so the demo must report them as applied.
+	test('the node says run 1 recorded every row and run 2 replayed it', () => {
+		const { first, second } = result;
+		const outcomes = (summary: PassSummary) =>
+			[...summary.acquisitions, ...summary.todos, ...summary.billing].map(
+				(json) => (json.repeatCheck as IDataObject).outcome,
+			);
+		expect(outcomes(first)).toEqual(Array(11).fill('recorded'));
+		expect(outcomes(second)).toEqual(Array(11).fill('replayed'));
+	});
+
+	test('a second demo run against the same sandbox (a new execution) books nothing: the example keys each row once', async () => {
 		const again = await runDemo({ sandbox, print: () => {} });
+		expect(again.first.applied).toBe(0);
+		expect(again.first.replays).toBe(11);
+		expect(Object.values(again.first.newRecords)).toEqual([0, 0, 0, 0, 0]);
+		expect(again.first.requests.map((r) => r.key).sort()).toEqual(
+			result.first.requests.map((r) => r.key).sort(),
+		);
+	});
+
+	test('the saved version 3 example, a new execution: derived keys book it again', async () => {
+		const again = await runDemo({
+			sandbox,
+			workflowFile: join('test', 'fixtures', 'workflows', 'procurement-intake.v3.workflow.json'),
+			print: () => {},
+		});
 		expect(again.ok).toBe(true);
 		expect(again.first.applied).toBe(11);
 		expect(again.second.applied).toBe(0);
@@ -246,9 +281,17 @@ describe('the example saved in older node versions (test/fixtures/workflows) sti
 		({ version, file }) => {
 			const example = loadExampleWorkflow();
 			const saved = loadExampleWorkflow(join(root, file));
+			// Repeat Protection's parameters exist from version 4 on
+			const withoutVersion4 = ({ repeatProtection, keyColumns, rowKey, ...rest }: IDataObject) => {
+				expect(repeatProtection).toBeDefined();
+				expect(keyColumns ?? rowKey).toBeDefined();
+				return rest;
+			};
 			expect(saved.nodes).toEqual(
 				example.nodes.map((node) =>
-					node.type === INVENTORY_TYPE ? { ...node, typeVersion: version } : node,
+					node.type === INVENTORY_TYPE
+						? { ...node, typeVersion: version, parameters: withoutVersion4(node.parameters) }
+						: node,
 				),
 			);
 			expect(saved.connections).toEqual(example.connections);

@@ -26,6 +26,7 @@ import { buildAndPackPackage } from './lib/pkg.mjs';
 import {
 	activateWorkflow,
 	businessKeyWebhookWorkflow,
+	keyedOnceWebhookWorkflow,
 	derivedKeyWebhookWorkflow,
 	startQueueStack,
 	waitForWebhook,
@@ -43,6 +44,7 @@ import {
 } from './lib/util.mjs';
 import * as W from './lib/workflows.mjs';
 import { productionExecutions } from './queue-groups/production.mjs';
+import { keyedOnceOverWorkers } from './queue-groups/keyed-once.mjs';
 import { regularModeCrashes } from './queue-groups/regular-crash.mjs';
 import { retryOnOtherWorker } from './queue-groups/retry-other-worker.mjs';
 import { webhookBurstQueue } from './queue-groups/webhook-burst.mjs';
@@ -77,12 +79,13 @@ async function main() {
 
 	const derivedWf = derivedKeyWebhookWorkflow();
 	const bizWf = businessKeyWebhookWorkflow();
+	const keyedOnceWf = keyedOnceWebhookWorkflow();
 	const webhookPathOf = (wf) => wf.nodes.find((n) => n.name === 'Webhook').parameters.path;
 	const importInto = async (n8n) => {
 		await n8n.importCredentials(
 			W.credentialJson({ baseUrl: sandbox.baseUrl, apiToken: API_TOKEN }),
 		);
-		await n8n.importWorkflows([derivedWf, bizWf, W.webhookBurstWorkflow()]);
+		await n8n.importWorkflows([derivedWf, bizWf, keyedOnceWf, W.webhookBurstWorkflow()]);
 	};
 
 	stack = await startQueueStack({
@@ -96,7 +99,7 @@ async function main() {
 	await steps.run(
 		'queue mode: activate the webhook workflows (production webhooks on main)',
 		async () => {
-			for (const wf of [derivedWf, bizWf]) {
+			for (const wf of [derivedWf, bizWf, keyedOnceWf]) {
 				await activateWorkflow(api, wf.id);
 				await waitForWebhook(mainN8n.baseUrl, webhookPathOf(wf));
 			}
@@ -111,6 +114,7 @@ async function main() {
 
 	const shared = { sandbox, api, mainN8n, workers, derivedWf, bizWf, webhookPathOf, note };
 	await productionExecutions({ ...shared, instanceId }, check);
+	await keyedOnceOverWorkers({ ...shared, keyedOnceWf }, check);
 	await webhookBurstQueue(shared, check);
 	await retryOnOtherWorker(shared, check);
 	await workerCrash(shared, check);

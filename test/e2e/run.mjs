@@ -28,6 +28,7 @@ import { bulkTls } from './groups/bulk-tls.mjs';
 import { editor } from './groups/editor.mjs';
 import { exampleWorkflows, examples } from './groups/examples.mjs';
 import { headless } from './groups/headless.mjs';
+import { executeStep } from './groups/execute-step.mjs';
 import { retryExecution } from './groups/retry.mjs';
 import { webhookBurstRegular } from './groups/webhook-burst.mjs';
 import { ensureChromium } from './lib/browser.mjs';
@@ -170,6 +171,7 @@ async function main() {
 	);
 
 	await retryExecution({ sandbox, api }, check);
+	await executeStep({ sandbox, api }, check);
 
 	// ----- the node as an AI agent's tool (scripted chat model) --------------------------------------
 	await agent({ n8n, sandbox, api, model, screenshotDir: SCREENSHOT_DIR, skipBrowser }, check);

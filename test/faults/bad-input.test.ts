@@ -87,7 +87,9 @@ describe('each bad value fails its item before anything is sent for it', () => {
 		expect(result.status).toBe('error');
 		expect(error?.message).toBe(`${c.message} [item 1]`);
 		expect(error?.description).toBe(
-			`Parameter "${c.parameter}"${c.apiField ? ` (API field "${c.apiField}")` : ''}. Nothing was sent to the Inventory API for this item.`,
+			`Parameter "${c.parameter}"${c.apiField ? ` (API field "${c.apiField}")` : ''}. Nothing was sent to the Inventory API for this item.` +
+				// what happened to the other row, which the error that stops the node says too
+				'\n\nBefore this failure, 1 other row of this run went through: item 0. Retry execution replays it and sends the rest; running the workflow again (or Execute step) books it again.',
 		);
 		// Item 0, with the good value, was sent and accepted; item 1 never reached the API.
 		const requests = sandbox.requests();

@@ -31,7 +31,10 @@ import { createRequire } from 'node:module';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
+import { installDeduplicationStore } from './deduplication';
 import { FixtureEngineAgent, FixtureInProcessAgent, FixtureItems } from './fixture-nodes';
+
+export { deduplicationStore } from './deduplication';
 
 /**
  * The repository root: the nearest folder above this file whose package.json is this package's.
@@ -308,6 +311,7 @@ export async function runWorkflow(
 	definition: WorkflowDefinition,
 	options: RunOptions,
 ): Promise<IRun> {
+	await installDeduplicationStore();
 	const executionId = options.executionId ?? randomUUID();
 	const mode = options.mode ?? 'manual';
 	const workflowData = {

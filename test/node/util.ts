@@ -2,6 +2,7 @@ import type { IDataObject, INode, IRun } from 'n8n-workflow';
 
 import { startSandbox, type RecordedRequest, type SandboxHandle } from '../../sandbox/src';
 import {
+	deduplicationStore,
 	forgetServerControllers,
 	inventoryWorkflow,
 	runWorkflow,
@@ -23,6 +24,7 @@ export function useSandbox(): { readonly sandbox: SandboxHandle } {
 		holder.sandbox.reset();
 		holder.sandbox.setFaults(null);
 		forgetServerControllers();
+		deduplicationStore.reset();
 	});
 	afterAll(async () => await holder.sandbox.close());
 	return holder;

@@ -115,6 +115,8 @@ export const idempotencyKeyOption = field({
 		placeholder: 'e.g. {{ $json.submissionId }}',
 		description: 'Leave empty to derive the key from the workflow, execution, node and item',
 		hint: 'Retries replay instead of duplicating. Set a business identifier (e.g. an intake form submission ID) to make the action happen once per that identifier, across executions. A UUID is sent as is; any other text is turned into a UUID with the operation and record.',
+		// From version 4 the form's Repeat Protection takes its place (and hashes a UUID too).
+		displayOptions: { show: { '@version': [{ _cnd: { lte: 3 } }] } },
 	},
 	// Any length: what is sent is a UUID derived from it.
 	check: { kind: 'text', maxLength: Number.POSITIVE_INFINITY },

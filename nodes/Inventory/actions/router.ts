@@ -4,6 +4,13 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { chooseIdempotencyKey, runIdentity } from '../helpers/idempotency';
 import { ItemInput } from '../helpers/itemInput';
 import { runInRecordOrder } from '../helpers/recordOrder';
+import {
+	AnswerBook,
+	readKeySource,
+	REPEAT_CHECK_FIELD,
+	rowBusinessValue,
+	withRunSummary,
+} from '../helpers/repeatProtection';
 import { compactForAgent, isToolVariant } from '../helpers/toolMode';
 import {
 	openConnection,
@@ -39,26 +46,35 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	}
 	if (items.length === 0) return [[]];
 
+	const asTool = isToolVariant(this);
+	// What counts as the same action; an expression typed as fixed text stops the run before any send.
+	const keySource = readKeySource(this, asTool);
 	const connection = await openConnection(this);
 	const { policy, sending } = readRunOptions(new ItemInput(this, 0));
 	const identity = runIdentity(this);
-	const asTool = isToolVariant(this);
 	const node = this.getNode();
 	const asNodeError = (caught: unknown, itemIndex: number) =>
 		caught instanceof NodeApiError || caught instanceof NodeOperationError
 			? caught
 			: new NodeOperationError(node, caught as Error, { itemIndex });
 
+	const keyedByData = new Set<number>();
 	// Every item's request is built first: the record it addresses decides what may run at once.
 	const requests = items.map(
 		(_, itemIndex): InventoryRequest | NodeOperationError | NodeApiError => {
 			try {
 				const input = new ItemInput(this, itemIndex);
 				const request = operation.buildRequest(input);
-				const idempotencyKey = chooseIdempotencyKey(
+				const businessKey = rowBusinessValue(keySource, input, this, items[itemIndex], () =>
 					input.option(idempotencyKeyOption),
+				);
+				if (businessKey !== undefined && String(businessKey).trim() !== '')
+					keyedByData.add(itemIndex);
+				const idempotencyKey = chooseIdempotencyKey(
+					businessKey,
 					{ ...identity, itemIndex },
 					request,
+					{ uuidAsIs: !keySource.version4 },
 				);
 				return { ...request, itemIndex, idempotencyKey };
 			} catch (caught) {
@@ -71,7 +87,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const sendingRun = openSendingRun(this, connection, sending);
 	const { throttle } = sendingRun;
 	const results: INodeExecutionData[] = new Array(items.length);
-	let failure: { index: number; error: Error } | undefined;
+	// From version 4 the output says whether the API recorded a row now or replayed it.
+	const answers = keySource.version4 ? new AnswerBook(this, identity) : undefined;
+	let failure: { index: number; error: NodeApiError | NodeOperationError } | undefined;
+	const answered = new Set<number>();
 
 	await runInRecordOrder({
 		records: requests.map((request) => (request instanceof Error ? undefined : request.record)),
@@ -83,6 +102,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 				const request = requests[itemIndex];
 				if (request instanceof Error) throw request;
 				const data = await sendInventoryRequest.call(this, request, connection, policy, throttle);
+				answered.add(itemIndex);
+				answers?.answered(itemIndex, request.idempotencyKey);
 				results[itemIndex] = {
 					json: asTool ? compactForAgent(data) : data,
 					pairedItem: { item: itemIndex },
@@ -99,7 +120,20 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			}
 		},
 	}).finally(() => sendingRun.close());
+	await answers?.settle();
 
-	if (failure) throw failure.error;
+	const through = [...answered].sort((a, b) => a - b);
+	if (answers)
+		for (const index of through) {
+			const request = requests[index] as InventoryRequest;
+			results[index].json[REPEAT_CHECK_FIELD] = { ...answers.check(index, request.idempotencyKey) };
+		}
+	if (failure)
+		throw withRunSummary(
+			failure.error,
+			through,
+			through.every((index) => keyedByData.has(index)),
+			answers?.counts(),
+		);
 	return [results];
 }

@@ -71,25 +71,32 @@ export function deriveToolCallKey(
 }
 
 /**
- * A user-supplied business key: a UUID is sent as is; any other string is bound to the method and
- * path, so one business id used on two operations or two records never yields the same key.
+ * A user-supplied business key, bound to the method and path, so one business id used on two
+ * operations or two records never yields the same key. Node versions up to 3 sent a UUID as is
+ * (`uuidAsIs`), which collides across operations; saved workflows keep doing so.
  */
-function businessIdempotencyKey(value: string, method: string, path: string): string {
-	if (isUuid(value)) return value.toLowerCase();
-	return uuidV5(['business', method.toUpperCase(), path, value].join('\n'));
+export function businessIdempotencyKey(
+	value: string,
+	request: { method: string; path: string },
+	uuidAsIs = false,
+): string {
+	if (uuidAsIs && isUuid(value)) return value.toLowerCase();
+	return uuidV5(['business', request.method.toUpperCase(), request.path, value].join('\n'));
 }
 
 /**
- * The Idempotency-Key of one item's request: the business key of the "Idempotency Key" option when
- * it is set, else the key derived from the action's identity.
+ * The Idempotency-Key of one item's request: the business key when there is one (the "Idempotency
+ * Key" option, or from version 4 the row's key columns or expression), else the key derived from
+ * the action's identity.
  */
 export function chooseIdempotencyKey(
 	businessKey: unknown,
 	action: ItemIdentity,
 	request: { method: string; path: string; body: unknown },
+	{ uuidAsIs = true }: { uuidAsIs?: boolean } = {},
 ): string {
 	const business = String(businessKey ?? '').trim();
-	if (business !== '') return businessIdempotencyKey(business, request.method, request.path);
+	if (business !== '') return businessIdempotencyKey(business, request, uuidAsIs);
 	return action.inProcessToolCall
 		? deriveToolCallKey(action, request)
 		: deriveIdempotencyKey(action);
@@ -134,29 +141,40 @@ function resolveRootExecutionId(
 	customData: ExecutionCustomData | undefined,
 	currentExecutionId: string | undefined,
 	retryOf: string | undefined,
-): string {
+): { root: string; retriesKilledExecution: boolean } {
 	const recorded = customData?.get(ROOT_EXECUTION_DATA_KEY);
-	if (typeof recorded === 'string' && recorded !== '') return recorded;
+	if (typeof recorded === 'string' && recorded !== '')
+		return { root: recorded, retriesKilledExecution: false };
 	const root =
 		retryOf ??
 		(currentExecutionId && currentExecutionId !== '' ? currentExecutionId : randomUUID());
 	customData?.set(ROOT_EXECUTION_DATA_KEY, root);
-	return root;
+	return { root, retriesKilledExecution: retryOf !== undefined };
 }
 
 /** The identity of this run of the node, shared by its items (each adds its item index). */
-export function runIdentity(context: IExecuteFunctions): Omit<ItemIdentity, 'itemIndex'> {
+export interface RunIdentity extends Omit<ItemIdentity, 'itemIndex'> {
+	/**
+	 * This run retries an execution that was killed before it recorded its root: what that execution
+	 * sent may have been answered without n8n keeping a trace of it.
+	 */
+	retriesKilledExecution: boolean;
+}
+
+export function runIdentity(context: IExecuteFunctions): RunIdentity {
 	const proxy = context.getWorkflowDataProxy(0);
+	const { root, retriesKilledExecution } = resolveRootExecutionId(
+		proxy.$execution?.customData,
+		context.getExecutionId(),
+		retriedExecutionId(context),
+	);
 	return {
 		inProcessToolCall: isInProcessToolCall(context),
 		instanceId: context.getInstanceId(),
 		workflowId: String(context.getWorkflow().id ?? ''),
-		rootExecutionId: resolveRootExecutionId(
-			proxy.$execution?.customData,
-			context.getExecutionId(),
-			retriedExecutionId(context),
-		),
+		rootExecutionId: root,
 		nodeId: context.getNode().id,
 		runIndex: Number(proxy.$runIndex ?? 0),
+		retriesKilledExecution,
 	};
 }

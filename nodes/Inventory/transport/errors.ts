@@ -89,7 +89,7 @@ function conflictWording({ request, reason, retries, unansweredAttempt }: Answer
 		case 'keyReused':
 			return {
 				message,
-				description: `The Idempotency-Key ${key} was already used for a different request. If you set the "Idempotency Key" option, give each distinct action its own value; if you edited this node and then retried an old execution, run the workflow anew instead.`,
+				description: `The Idempotency-Key ${key} was already used for a different request. If the key comes from your data (Repeat Protection's Key Columns or Row Key, or the "Idempotency Key" option), this row was booked before with other values and the API keeps that booking: give a distinct action its own key value; if you edited this node and then retried an old execution, run the workflow anew instead.`,
 			};
 		case 'keyInFlight':
 			return {

@@ -5,19 +5,30 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { applied, assertDistinct, executeOk, outputItems, runOf } from '../lib/checks.mjs';
+import {
+	applied,
+	assertDistinct,
+	executeOk,
+	lastSeq,
+	outputItems,
+	requestsSince,
+	runOf,
+} from '../lib/checks.mjs';
 import { REPO_DIR, assertEqual } from '../lib/util.mjs';
 import * as W from '../lib/workflows.mjs';
 
 export const PROCUREMENT_EXAMPLE_FILE = 'examples/procurement-intake.workflow.json';
 export const PROCUREMENT_WORKFLOW_ID = 'e2eWfProcurementExample';
+/** The same example under another id (its own keys in n8n's deduplication store): Execute step. */
+export const EXECUTE_STEP_WORKFLOW_ID = 'e2eWfProcurementExecuteStep';
+export const EXAMPLE_NODES = ['Record acquisition', 'Create to-do', 'Update billing'];
 
-function procurementExample() {
+export function procurementExample() {
 	return JSON.parse(fs.readFileSync(path.join(REPO_DIR, PROCUREMENT_EXAMPLE_FILE), 'utf8'));
 }
 
 /** The purchases its Code node returns: declared there as one JSON array literal. */
-function purchasesOf(example) {
+export function purchasesOf(example) {
 	const code = example.nodes.find((node) => node.type === 'n8n-nodes-base.code');
 	return JSON.parse(/const purchases = (\[[\s\S]*?\n\]);/.exec(code.parameters.jsCode)[1]);
 }
@@ -28,8 +39,16 @@ export function exampleWorkflows() {
 			id: PROCUREMENT_WORKFLOW_ID,
 			name: 'E2E: procurement intake example',
 		}),
+		W.exampleWorkflow(procurementExample(), {
+			id: EXECUTE_STEP_WORKFLOW_ID,
+			name: 'E2E: procurement intake example, Execute step',
+		}),
 	];
 }
+
+/** Every output item's repeat check outcome, node by node (node version 4's `repeatCheck`). */
+export const outcomesOf = (itemsByNode) =>
+	itemsByNode.map((items) => items.map((item) => item.repeatCheck?.outcome));
 
 export async function examples({ n8n, sandbox }, check) {
 	await check(`examples: ${PROCUREMENT_EXAMPLE_FILE} as shipped`, async () => {
@@ -37,7 +56,7 @@ export async function examples({ n8n, sandbox }, check) {
 		assertEqual(
 			example.nodes.filter((n) => n.type === W.NODE_TYPE).map((n) => n.typeVersion),
 			[4, 4, 4],
-			'the Inventory nodes of the example are version 4, the one new nodes get',
+			'the Inventory nodes of the example are version 4',
 		);
 		const purchases = purchasesOf(example);
 		await sandbox.reset();
@@ -85,5 +104,37 @@ export async function examples({ n8n, sandbox }, check) {
 			requests.map((request) => request.key),
 			'Idempotency-Keys',
 		);
+		assertEqual(
+			outcomesOf([acquired, todos, billing]),
+			[Array(5).fill('recorded'), Array(5).fill('recorded'), ['recorded']],
+			'repeatCheck of the first run: recorded',
+		);
 	});
+
+	await check(
+		`examples: ${PROCUREMENT_EXAMPLE_FILE} run again books nothing, says replayed`,
+		async () => {
+			const before = await sandbox.state();
+			const seq = await lastSeq(sandbox);
+			const r = await executeOk(n8n, PROCUREMENT_WORKFLOW_ID);
+			const outputs = EXAMPLE_NODES.map((name) => outputItems(runOf(r, name)[0]));
+			assertEqual(
+				outcomesOf(outputs),
+				[Array(5).fill('replayed'), Array(5).fill('replayed'), ['replayed']],
+				'repeatCheck of the second run (a new execution): replayed',
+			);
+			const after = await sandbox.state();
+			assertEqual(
+				[after.acquisitions.length, after.todos.length, after.billingChanges.length],
+				[before.acquisitions.length, before.todos.length, before.billingChanges.length],
+				'records in the sandbox unchanged (5 acquisitions, 5 to-dos, 1 billing change)',
+			);
+			const again = await requestsSince(sandbox, seq);
+			assertEqual(
+				again.map((request) => request.replayed),
+				Array(11).fill(true),
+				'the sandbox replayed all 11 requests',
+			);
+		},
+	);
 }

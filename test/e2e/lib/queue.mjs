@@ -178,7 +178,7 @@ export async function startQueueStack({
 
 export const WEBHOOK_NODE_ID = 'inv-queue-create';
 
-function webhookWorkflow({ id, name, path: webhookPath, webhookId, businessKey }) {
+function webhookWorkflow({ id, name, path: webhookPath, webhookId, businessKey, keyedOnce }) {
 	return W.workflow(
 		id,
 		name,
@@ -210,11 +210,14 @@ function webhookWorkflow({ id, name, path: webhookPath, webhookId, businessKey }
 				id: WEBHOOK_NODE_ID,
 				name: 'Create To-Do',
 				position: [440, 0],
+				// Node version 4: Repeat Protection "Each Row Once, Keyed by Columns" by `orderId`.
+				...(keyedOnce ? { typeVersion: 4 } : {}),
 				parameters: {
 					resource: 'asset',
 					operation: 'createTodo',
 					assetId: '={{ $json.assetId }}',
 					name: '={{ $json.name }}',
+					...(keyedOnce ? { repeatProtection: 'columns', keyColumns: 'orderId' } : {}),
 					additionalFields: {},
 					// Node retries off: a rate limit fails the execution at once (the retry scenario).
 					options: {
@@ -245,6 +248,16 @@ export const businessKeyWebhookWorkflow = () =>
 		path: 'inventory-orders',
 		webhookId: 'a1b2c3d4-0000-4000-8000-00000000b001',
 		businessKey: true,
+	});
+
+/** Node version 4, each row once keyed by the input's `orderId` column. */
+export const keyedOnceWebhookWorkflow = () =>
+	webhookWorkflow({
+		id: 'e2eWfQueueKeyedOnce',
+		name: 'E2E queue: webhook, each row once (version 4)',
+		path: 'inventory-keyed-once',
+		webhookId: 'a1b2c3d4-0000-4000-8000-00000000e001',
+		keyedOnce: true,
 	});
 
 /** The items of one webhook call: `count` to-dos named `<batch>-<n>` on the sandbox's available assets 1001-1020. */

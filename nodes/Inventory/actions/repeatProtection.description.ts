@@ -1,0 +1,73 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+/**
+ * Node version 4: what counts as the same action, chosen in the form (versions 1 to 3 key every
+ * execution anew unless Options → Idempotency Key is set). The values are read by
+ * `helpers/repeatProtection.ts`.
+ */
+export const repeatProtection: INodeProperties = {
+	displayName: 'Repeat Protection',
+	name: 'repeatProtection',
+	type: 'options',
+	noDataExpression: true,
+	options: [
+		{
+			name: 'Each Row Once, Keyed by an Expression',
+			value: 'expression',
+			description:
+				'Like the columns choice, with a key you compute in an expression, e.g. the submission ID of an earlier form node',
+		},
+		{
+			name: 'Each Row Once, Keyed by Columns',
+			value: 'columns',
+			description:
+				'A row whose key columns were sent before, in any execution, is replayed instead of booked again: run the same sheet twice and each row is booked once',
+		},
+		{
+			name: 'Only Retries of This Execution',
+			value: 'execution',
+			description:
+				'Retries of this execution (Retry On Fail, Retry execution) replay; every new execution, Execute step included, books its rows again',
+		},
+	],
+	default: 'columns',
+	description: 'What counts as the same action, which the API then books only once',
+	displayOptions: { show: { '@version': [{ _cnd: { gte: 4 } }], '@tool': [false] } },
+};
+
+export const keyColumns: INodeProperties = {
+	displayName: 'Key Columns',
+	name: 'keyColumns',
+	type: 'string',
+	requiresDataPath: 'multiple',
+	default: '',
+	required: true,
+	placeholder: 'e.g. po_number, line',
+	description:
+		'The input columns that identify a row, separated by commas: a PO number, a form submission ID. Drag them in from the input.',
+	hint: 'The Idempotency-Key is made from these values with the operation and the record: a row sent again is replayed, not booked twice.',
+	displayOptions: {
+		show: { '@version': [{ _cnd: { gte: 4 } }], '@tool': [false], repeatProtection: ['columns'] },
+	},
+};
+
+export const rowKey: INodeProperties = {
+	displayName: 'Row Key',
+	name: 'rowKey',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: "e.g. {{ $('Form').item.json.submissionId }}",
+	description:
+		'An expression giving each row its identity; fixed text makes the action happen once ever',
+	hint: 'The Idempotency-Key is made from this value with the operation and the record: a row sent again is replayed, not booked twice.',
+	displayOptions: {
+		show: {
+			'@version': [{ _cnd: { gte: 4 } }],
+			'@tool': [false],
+			repeatProtection: ['expression'],
+		},
+	},
+};
+
+export const repeatProtectionProperties: INodeProperties[] = [repeatProtection, keyColumns, rowKey];

@@ -1,0 +1,566 @@
+/**
+ * Node version 4's Repeat Protection: what counts as the same action (each row once, keyed by
+ * columns or an expression, or the retries of one execution), the keys it makes, the output's
+ * repeatCheck (recorded now, replayed, or unknown and why), the summary of a failure after other
+ * rows went through, and expressions typed as fixed text refused before anything is sent.
+ */
+import type { IDataObject, INode, IRun } from 'n8n-workflow';
+import { v5 as uuidV5Reference } from 'uuid';
+
+import { createTodoParameters, recordAcquisitionParameters, TOKENS } from '../fixtures';
+import {
+	deduplicationStore,
+	instanceId,
+	inventoryWorkflow,
+	inventoryNodeType,
+	nodeOutput,
+	retryExecution,
+	runWorkflow,
+	storedAfterCrash,
+	storedAtStart,
+	type WorkflowDefinition,
+	itemsNode,
+	INVENTORY_TYPE,
+} from '../harness/engine';
+import { idempotencyHelpers } from './package-modules';
+import { keysSent, runError, runInventory, useSandbox } from './util';
+
+const { IDEMPOTENCY_NAMESPACE, deriveIdempotencyKey } = idempotencyHelpers;
+
+const env = useSandbox();
+
+const V4 = { typeVersion: 4 };
+const TODO_PATH = (asset: number) => `/api/v1/assets/${asset}/todos`;
+const ACQUISITION_PATH = (asset: number) => `/api/v1/assets/${asset}/acquisitions`;
+
+/** The key version 4 sends for a business value: UUID v5 of the method, path and value, in the package's namespace. */
+const businessKey = (method: string, path: string, value: string) =>
+	uuidV5Reference(['business', method, path, value].join('\n'), IDEMPOTENCY_NAMESPACE);
+
+const sheet = [
+	{ po_number: 'PO-1', asset: 1001 },
+	{ po_number: 'PO-2', asset: 1002 },
+	{ po_number: 'PO-3', asset: 1003 },
+];
+
+const todoByColumns = (columns = 'po_number', extra: IDataObject = {}) =>
+	createTodoParameters({
+		assetId: '={{ $json.asset }}',
+		repeatProtection: 'columns',
+		keyColumns: columns,
+		...extra,
+	});
+
+const outputJson = (run: IRun) => nodeOutput(run, 'Inventory').map(({ json }) => json);
+const checksOf = (run: IRun) => outputJson(run).map((json) => json.repeatCheck);
+
+describe('version 4 is the version new nodes get', () => {
+	test('with Repeat Protection "Each Row Once, Keyed by Columns" as the default', () => {
+		const { description } = inventoryNodeType;
+		expect(description.defaultVersion).toBe(4);
+		const protection = description.properties.find((p) => p.name === 'repeatProtection');
+		expect(protection?.default).toBe('columns');
+		expect(protection?.displayOptions?.show?.['@version']).toEqual([{ _cnd: { gte: 4 } }]);
+		// Options → Idempotency Key is for the versions up to 3; version 4 shows the choice instead
+		const options = description.properties.find((p) => p.name === 'options');
+		const key = (options?.options as Array<{ name: string; displayOptions?: unknown }>).find(
+			(o) => o.name === 'idempotencyKey',
+		);
+		expect(key?.displayOptions).toEqual({ show: { '@version': [{ _cnd: { lte: 3 } }] } });
+	});
+
+	test('a new node without Key Columns does not run (n8n: a required parameter), nor with only commas', async () => {
+		const { sandbox } = env;
+		await expect(
+			runInventory(sandbox, sheet, createTodoParameters(), { node: V4 }),
+		).rejects.toThrow('Parameter "Key Columns" is required');
+		const run = await runInventory(sandbox, sheet, todoByColumns(' , '), { node: V4 });
+		expect(runError(run)).toEqual({
+			message: 'Key Columns is empty',
+			description:
+				'Name the input column or columns that identify a row (e.g. po_number), or choose another Repeat Protection. Nothing was sent to the Inventory API.',
+			httpCode: undefined,
+		});
+		expect(sandbox.requests()).toEqual([]);
+	});
+});
+
+describe('each row once, keyed by columns', () => {
+	test('the same sheet run twice books each row once; the second run says replayed', async () => {
+		const { sandbox } = env;
+		const first = await runInventory(sandbox, sheet, todoByColumns(), {
+			node: V4,
+			executionId: 'run-1',
+		});
+		const second = await runInventory(sandbox, sheet, todoByColumns(), {
+			node: V4,
+			executionId: 'run-2',
+		});
+
+		const keys = sheet.map(({ po_number, asset }) =>
+			businessKey('POST', TODO_PATH(asset), po_number),
+		);
+		expect(keysSent(sandbox)).toEqual([...keys, ...keys]);
+		expect(sandbox.state().todos.map((todo) => todo.asset_id)).toEqual([1001, 1002, 1003]);
+		// the sandbox's own record of what it replayed agrees with what the node says
+		expect(sandbox.requests().map((request) => request.replayed)).toEqual([
+			false,
+			false,
+			false,
+			true,
+			true,
+			true,
+		]);
+
+		expect(checksOf(first)).toEqual(
+			keys.map((key) => ({ outcome: 'recorded', idempotencyKey: key })),
+		);
+		expect(checksOf(second)).toEqual(
+			keys.map((key) => ({
+				outcome: 'replayed',
+				idempotencyKey: key,
+				note: 'This key had been answered before (an earlier execution or try); the API replayed that result and booked nothing new.',
+			})),
+		);
+		// n8n's output panel notes the replays (the task's hints); run 1 has nothing to note
+		expect(first.data.resultData.runData.Inventory[0].hints).toEqual([]);
+		expect(second.data.resultData.runData.Inventory[0].hints).toEqual([
+			{
+				message: '3 rows were recorded before and replayed: nothing was booked again for them.',
+				location: 'outputPane',
+			},
+		]);
+		// the replay is the same record: only the repeat check differs
+		const withoutCheck = (run: IRun) =>
+			outputJson(run).map((json) => {
+				const data = { ...json };
+				delete data.repeatCheck;
+				return data;
+			});
+		expect(withoutCheck(second)).toEqual(withoutCheck(first));
+		expect(nodeOutput(second, 'Inventory').map(({ pairedItem }) => pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 2 },
+		]);
+		// n8n's store, scope "node": run 1 records the keys and checks they are there (another process
+		// may overwrite the list at the same moment); run 2 finds them all
+		expect(deduplicationStore.calls).toEqual([
+			{ method: 'getProcessedDataCount', scope: 'node' },
+			{ method: 'checkProcessedAndRecord', scope: 'node', items: keys },
+			{ method: 'checkProcessedAndRecord', scope: 'node', items: keys },
+			{ method: 'getProcessedDataCount', scope: 'node' },
+			{ method: 'checkProcessedAndRecord', scope: 'node', items: keys },
+		]);
+	});
+
+	test('a row booked before and changed since is refused (409), saying the API keeps the first booking', async () => {
+		const { sandbox } = env;
+		const parameters = todoByColumns('po_number', { name: '={{ $json.task }}' });
+		await runInventory(sandbox, [{ po_number: 'PO-1', asset: 1001, task: 'Tag' }], parameters, {
+			node: V4,
+		});
+		const run = await runInventory(
+			sandbox,
+			[{ po_number: 'PO-1', asset: 1001, task: 'Tag and label' }],
+			parameters,
+			{ node: V4 },
+		);
+		expect(runError(run).description).toBe(
+			`The Idempotency-Key ${businessKey('POST', TODO_PATH(1001), 'PO-1')} was already used for a different request. If the key comes from your data (Repeat Protection's Key Columns or Row Key, or the "Idempotency Key" option), this row was booked before with other values and the API keeps that booking: give a distinct action its own key value; if you edited this node and then retried an old execution, run the workflow anew instead.`,
+		);
+		expect(sandbox.state().todos.map((todo) => todo.name)).toEqual(['Tag']);
+	});
+
+	test('several columns key a row by the JSON list of their values; a dotted name reaches into an object', async () => {
+		const { sandbox } = env;
+		const rows = [
+			{ po: { number: 'PO-7' }, line: 1, asset: 1001 },
+			{ po: { number: 'PO-7' }, line: 2, asset: 1001 },
+		];
+		const run = await runInventory(sandbox, rows, todoByColumns('po.number, line'), { node: V4 });
+		expect(keysSent(sandbox)).toEqual([
+			businessKey('POST', TODO_PATH(1001), '["PO-7",1]'),
+			businessKey('POST', TODO_PATH(1001), '["PO-7",2]'),
+		]);
+		expect(checksOf(run).map((check) => (check as IDataObject).outcome)).toEqual([
+			'recorded',
+			'recorded',
+		]);
+		expect(sandbox.state().todos).toHaveLength(2);
+	});
+
+	test('two rows with the same key in one run: the second replays the first', async () => {
+		const { sandbox } = env;
+		const rows = [
+			{ po_number: 'PO-1', asset: 1001 },
+			{ po_number: 'PO-1', asset: 1001 },
+		];
+		const run = await runInventory(sandbox, rows, todoByColumns(), { node: V4 });
+		const key = businessKey('POST', TODO_PATH(1001), 'PO-1');
+		expect(keysSent(sandbox)).toEqual([key, key]);
+		expect(sandbox.state().todos).toHaveLength(1);
+		expect(checksOf(run)).toEqual([
+			{ outcome: 'recorded', idempotencyKey: key },
+			{
+				outcome: 'replayed',
+				idempotencyKey: key,
+				note: 'Item 0 of this run has the same key; the API replayed its result.',
+			},
+		]);
+	});
+
+	test('a row without its key column fails alone, naming the column and the item; nothing is sent for it', async () => {
+		const { sandbox } = env;
+		const rows = [
+			{ po_number: 'PO-1', asset: 1001 },
+			{ asset: 1002 },
+			{ po_number: ' ', asset: 1003 },
+		];
+		const run = await runInventory(sandbox, rows, todoByColumns(), {
+			node: { ...V4, onError: 'continueRegularOutput' },
+		});
+		expect(outputJson(run).slice(1)).toEqual([
+			{
+				error:
+					'Key column "po_number" is missing from this row (Key Columns names columns of the input, e.g. asset) [item 1]',
+			},
+			{ error: 'Key column "po_number" is empty in this row [item 2]' },
+		]);
+		expect(sandbox.requests().map(({ path }) => path)).toEqual([TODO_PATH(1001)]);
+	});
+});
+
+describe('one business id across operations (a form submission UUID)', () => {
+	const submission = '0b6c8f6e-3f5e-4c3b-9a51-2f1b2b7d4a99';
+	const purchase = (version: number, keyed: 'columns' | 'option'): WorkflowDefinition => {
+		const keyParameters =
+			keyed === 'columns'
+				? { repeatProtection: 'columns', keyColumns: 'submissionId' }
+				: { options: { idempotencyKey: '={{ $json.submissionId }}' } };
+		const inventory = (name: string, id: string, parameters: INode['parameters']): INode => ({
+			id,
+			name,
+			type: INVENTORY_TYPE,
+			typeVersion: version,
+			position: [200, 0],
+			parameters,
+			credentials: { inventoryApi: { id: 'cred-1', name: 'Inventory sandbox' } },
+		});
+		return {
+			nodes: [
+				itemsNode([{ submissionId: submission, asset: 1001 }]),
+				inventory(
+					'Acquisition',
+					'acquisition-node',
+					recordAcquisitionParameters({ assetId: '={{ $json.asset }}', ...keyParameters }),
+				),
+				inventory(
+					'To-do',
+					'todo-node',
+					createTodoParameters({
+						assetId: '={{ $json.asset }}',
+						...(keyed === 'columns'
+							? {
+									repeatProtection: 'expression',
+									rowKey: "={{ $('Items').item.json.submissionId }}",
+								}
+							: { options: { idempotencyKey: "={{ $('Items').item.json.submissionId }}" } }),
+					}),
+				),
+			],
+			connections: {
+				Items: { main: [[{ node: 'Acquisition', type: 'main', index: 0 }]] },
+				Acquisition: { main: [[{ node: 'To-do', type: 'main', index: 0 }]] },
+			},
+		};
+	};
+	const credentials = () => ({ baseUrl: env.sandbox.baseUrl, apiToken: TOKENS.fullAccess });
+
+	test('version 4: the acquisition and the to-do get their own keys and both are booked', async () => {
+		const { sandbox } = env;
+		// the acquisition's output has no submissionId column: the to-do takes it from the Items node
+		const workflow = purchase(4, 'columns');
+		workflow.nodes[2].parameters.assetId = '={{ $json.asset_id }}';
+		const run = await runWorkflow(workflow, { credentials: credentials() });
+		expect(run.status).toBe('success');
+		expect(keysSent(sandbox)).toEqual([
+			businessKey('POST', ACQUISITION_PATH(1001), submission),
+			businessKey('POST', TODO_PATH(1001), submission),
+		]);
+		expect(sandbox.state().todos).toHaveLength(1);
+		expect(sandbox.state().acquisitions).toHaveLength(1);
+	});
+
+	test('version 3 keeps sending a UUID as is: the to-do collides with the acquisition (409), as saved workflows always did', async () => {
+		const { sandbox } = env;
+		const workflow = purchase(3, 'option');
+		workflow.nodes[2].parameters.assetId = '={{ $json.asset_id }}';
+		const run = await runWorkflow(workflow, { credentials: credentials() });
+		expect(keysSent(sandbox)).toEqual([submission, submission]);
+		expect(sandbox.requests().map(({ status }) => status)).toEqual([201, 409]);
+		expect(runError(run).message).toMatch(/409/);
+	});
+});
+
+describe('each row once, keyed by an expression', () => {
+	test('Row Key gives each row its key, made with the operation and the record', async () => {
+		const { sandbox } = env;
+		const parameters = createTodoParameters({
+			assetId: '={{ $json.asset }}',
+			repeatProtection: 'expression',
+			rowKey: '={{ $json.po_number }}-{{ $json.asset }}',
+		});
+		await runInventory(sandbox, sheet.slice(0, 2), parameters, { node: V4 });
+		expect(keysSent(sandbox)).toEqual([
+			businessKey('POST', TODO_PATH(1001), 'PO-1-1001'),
+			businessKey('POST', TODO_PATH(1002), 'PO-2-1002'),
+		]);
+	});
+});
+
+describe('only retries of this execution', () => {
+	const derived = (executionId: string, itemIndex: number) =>
+		deriveIdempotencyKey({
+			instanceId: instanceId(),
+			workflowId: 'wf-test',
+			rootExecutionId: executionId,
+			nodeId: 'inventory-node-1',
+			runIndex: 0,
+			itemIndex,
+		});
+	const parameters = createTodoParameters({
+		assetId: '={{ $json.asset }}',
+		repeatProtection: 'execution',
+	});
+
+	test("keeps version 3's derived keys: a second execution books the rows again, each run says recorded", async () => {
+		const { sandbox } = env;
+		const first = await runInventory(sandbox, sheet.slice(0, 2), parameters, {
+			node: V4,
+			executionId: 'exec-a',
+		});
+		const second = await runInventory(sandbox, sheet.slice(0, 2), parameters, {
+			node: V4,
+			executionId: 'exec-b',
+		});
+		const keys = [
+			derived('exec-a', 0),
+			derived('exec-a', 1),
+			derived('exec-b', 0),
+			derived('exec-b', 1),
+		];
+		expect(keysSent(sandbox)).toEqual(keys);
+		expect(sandbox.state().todos).toHaveLength(4);
+		expect(checksOf(first)).toEqual(
+			keys.slice(0, 2).map((key) => ({ outcome: 'recorded', idempotencyKey: key })),
+		);
+		expect(checksOf(second)).toEqual(
+			keys.slice(2).map((key) => ({ outcome: 'recorded', idempotencyKey: key })),
+		);
+	});
+
+	test('a failure after other rows says so; Retry execution replays them and says replayed', async () => {
+		const { sandbox } = env;
+		const rows = [{ asset: 1001 }, { asset: 1002 }, { asset: 999999 }, { asset: 1003 }];
+		const workflow = inventoryWorkflow(rows, parameters, { node: V4 });
+		const failed = await runWorkflow(workflow, {
+			credentials: { baseUrl: sandbox.baseUrl, apiToken: TOKENS.fullAccess },
+			executionId: 'exec-fail',
+		});
+		const error = runError(failed);
+		expect(error.message).toMatch(/Asset 999999/);
+		expect(error.description).toMatch(
+			/\n\nBefore this failure, 3 other rows of this run went through \(3 recorded now\): items 0, 1, 3\. Retry execution replays them and sends the rest; running the workflow again \(or Execute step\) books them again\.$/,
+		);
+
+		// the retry fails on the missing asset again; the rows that went through are replayed
+		const retry = await retryExecution(workflow, failed, {
+			credentials: { baseUrl: sandbox.baseUrl, apiToken: TOKENS.fullAccess },
+			failedExecutionId: 'exec-fail',
+		});
+		expect(runError(retry).description).toMatch(
+			/Before this failure, 3 other rows of this run went through \(3 replayed, recorded before\): items 0, 1, 3\./,
+		);
+		expect(sandbox.state().todos).toHaveLength(3);
+		expect(keysSent(sandbox).slice(4)).toEqual(keysSent(sandbox).slice(0, 4));
+	});
+});
+
+describe('a failure after other rows went through', () => {
+	const rows = [
+		{ po_number: 'PO-1', asset: 1001 },
+		{ po_number: 'PO-2', asset: 1002 },
+		{ po_number: 'PO-3', asset: 999999 },
+	];
+
+	test('keyed once: a new run replays them', async () => {
+		const { sandbox } = env;
+		const run = await runInventory(sandbox, rows, todoByColumns(), { node: V4 });
+		expect(runError(run).description).toMatch(
+			/\n\nBefore this failure, 2 other rows of this run went through \(2 recorded now\): items 0, 1\. They are keyed by your data: Retry execution, or running the workflow again, replays them instead of booking them twice, and sends the rest\.$/,
+		);
+		const again = await runInventory(sandbox, rows, todoByColumns(), { node: V4 });
+		expect(runError(again).description).toMatch(/\(2 replayed, recorded before\): items 0, 1\./);
+		expect(sandbox.state().todos).toHaveLength(2);
+	});
+
+	test('version 1 says it too, with derived keys', async () => {
+		const { sandbox } = env;
+		const run = await runInventory(
+			sandbox,
+			rows,
+			createTodoParameters({ assetId: '={{ $json.asset }}' }),
+		);
+		expect(runError(run).description).toMatch(
+			/\n\nBefore this failure, 2 other rows of this run went through: items 0, 1\. Retry execution replays them and sends the rest; running the workflow again \(or Execute step\) books them again\.$/,
+		);
+	});
+
+	test('version 3 with the Idempotency Key option: keyed by data', async () => {
+		const { sandbox } = env;
+		const run = await runInventory(
+			sandbox,
+			rows,
+			createTodoParameters({
+				assetId: '={{ $json.asset }}',
+				options: { idempotencyKey: '={{ $json.po_number }}' },
+			}),
+			{ node: { typeVersion: 3 } },
+		);
+		expect(runError(run).description).toMatch(
+			/Before this failure, 2 other rows of this run went through: items 0, 1\. They are keyed by your data/,
+		);
+	});
+
+	test('the first row failing adds nothing', async () => {
+		const { sandbox } = env;
+		const run = await runInventory(sandbox, [rows[2]], todoByColumns(), { node: V4 });
+		expect(runError(run).description).not.toMatch(/Before this failure/);
+	});
+});
+
+describe('an expression typed as fixed text is refused, and nothing is sent', () => {
+	test.each([
+		[
+			'Key Columns (version 4)',
+			V4,
+			{ repeatProtection: 'columns', keyColumns: '{{ $json.po_number }}' },
+			'Key Columns holds the expression {{ $json.po_number }} as fixed text, so every row would send the same key',
+			'Key Columns takes the names of input columns, not an expression: write po_number there (or drag the column from the input panel onto the field). Nothing was sent to the Inventory API.',
+		],
+		[
+			'Row Key (version 4)',
+			V4,
+			{ repeatProtection: 'expression', rowKey: "{{ $('Form').item.json.id }}" },
+			"Row Key holds the expression {{ $('Form').item.json.id }} as fixed text, so every row would send the same key",
+			`Switch the field to Expression: point at it, choose "Expression" above it, and keep {{ $('Form').item.json.id }} (or drag the column from the input panel onto the field, which makes an expression). Nothing was sent to the Inventory API.`,
+		],
+		[
+			'Options → Idempotency Key (version 3)',
+			{ typeVersion: 3 },
+			{ options: { idempotencyKey: '{{ $json.po_number }}' } },
+			'Idempotency Key holds the expression {{ $json.po_number }} as fixed text, so every row would send the same key',
+			'Switch the field to Expression: point at it, choose "Expression" above it, and keep {{ $json.po_number }} (or drag the column from the input panel onto the field, which makes an expression). Nothing was sent to the Inventory API.',
+		],
+	])('%s', async (_case, node, parameters, message, description) => {
+		const { sandbox } = env;
+		const run = await runInventory(
+			sandbox,
+			sheet,
+			createTodoParameters({ assetId: '={{ $json.asset }}', ...parameters }),
+			{ node: { ...node, onError: 'continueRegularOutput' } },
+		);
+		expect(runError(run)).toEqual({ message, description, httpCode: undefined });
+		expect(sandbox.requests()).toEqual([]);
+	});
+
+	test('the same text as an expression is accepted', async () => {
+		const { sandbox } = env;
+		await runInventory(
+			sandbox,
+			sheet.slice(0, 1),
+			createTodoParameters({
+				assetId: '={{ $json.asset }}',
+				options: { idempotencyKey: '={{ $json.po_number }}' },
+			}),
+			{ node: { typeVersion: 3 } },
+		);
+		expect(keysSent(sandbox)).toEqual([businessKey('POST', TODO_PATH(1001), 'PO-1')]);
+	});
+});
+
+describe('where the node cannot tell, it says so', () => {
+	test("n8n's store failing: unknown, with the reason; the rows are still booked", async () => {
+		const { sandbox } = env;
+		deduplicationStore.failWith = new Error('SQLITE_BUSY: database is locked');
+		const run = await runInventory(sandbox, sheet.slice(0, 1), todoByColumns(), { node: V4 });
+		expect(checksOf(run)).toEqual([
+			{
+				outcome: 'unknown',
+				idempotencyKey: businessKey('POST', TODO_PATH(1001), 'PO-1'),
+				note: "n8n's deduplication store could not be used (SQLITE_BUSY: database is locked), and the API does not say whether it replayed a request.",
+			},
+		]);
+		expect(sandbox.state().todos).toHaveLength(1);
+	});
+
+	test("a store call failing once (two processes inserting the node's list at once) is tried again", async () => {
+		const { sandbox } = env;
+		let failures = 1;
+		const original = deduplicationStore.checkProcessedAndRecord.bind(deduplicationStore);
+		const spy = jest
+			.spyOn(deduplicationStore, 'checkProcessedAndRecord')
+			.mockImplementation(async (...args) => {
+				if (failures-- > 0) throw new Error('duplicate key value violates unique constraint');
+				return await original(...args);
+			});
+		try {
+			const run = await runInventory(sandbox, sheet.slice(0, 1), todoByColumns(), { node: V4 });
+			expect(checksOf(run)).toEqual([
+				{ outcome: 'recorded', idempotencyKey: businessKey('POST', TODO_PATH(1001), 'PO-1') },
+			]);
+		} finally {
+			spy.mockRestore();
+		}
+	});
+
+	test('a store that has forgotten older keys: a key it does not hold is unknown, one it holds is replayed', async () => {
+		const { sandbox } = env;
+		await runInventory(sandbox, sheet.slice(0, 1), todoByColumns(), { node: V4 });
+		deduplicationStore.fill('wf-test', 'inventory-node-1', 10_000);
+		const run = await runInventory(sandbox, sheet.slice(0, 2), todoByColumns(), { node: V4 });
+		expect(checksOf(run).map((check) => (check as IDataObject).outcome)).toEqual([
+			'replayed',
+			'unknown',
+		]);
+		expect((checksOf(run)[1] as IDataObject).note).toBe(
+			'n8n remembers the last 10,000 keys this node got answers for and has forgotten older ones, and the API does not say whether it replayed a request.',
+		);
+	});
+
+	test('a Retry of an execution killed while the node ran: what the store does not hold is unknown', async () => {
+		const { sandbox } = env;
+		const workflow = inventoryWorkflow(sheet, todoByColumns(), { node: V4 });
+		// the killed execution sent the first row; n8n kept none of its answers
+		await runInventory(sandbox, sheet.slice(0, 1), todoByColumns(), { node: V4 });
+		deduplicationStore.reset();
+		const killed = storedAfterCrash(storedAtStart(workflow), {
+			finished: ['Items'],
+			crashed: 'Inventory',
+		});
+		const retry = await retryExecution(workflow, killed, {
+			credentials: { baseUrl: sandbox.baseUrl, apiToken: TOKENS.fullAccess },
+			failedExecutionId: 'exec-killed',
+		});
+		expect(checksOf(retry).map((check) => (check as IDataObject).outcome)).toEqual([
+			'unknown',
+			'unknown',
+			'unknown',
+		]);
+		expect((checksOf(retry)[0] as IDataObject).note).toBe(
+			'This execution retries one that was stopped while this node ran, before it could record its answers, and the API does not say whether it replayed a request.',
+		);
+		expect(sandbox.state().todos).toHaveLength(3);
+	});
+});
