@@ -20,7 +20,9 @@ async function run(
 	parameters: INodeParameters,
 	timezone = 'America/New_York',
 ) {
-	const result = await runInventory(env.sandbox, items, parameters, {
+	// Version 4's Repeat Protection keys by columns by default: these rows key by execution, as before.
+	const keyed = version >= 4 ? { ...parameters, repeatProtection: 'execution' } : parameters;
+	const result = await runInventory(env.sandbox, items, keyed, {
 		node: { typeVersion: version },
 		settings: { timezone },
 	});
@@ -192,10 +194,13 @@ describe('custom field pairs, each sent as its Type says', () => {
 		const result = await runInventory(
 			env.sandbox,
 			[{}],
-			lease([
-				{ fieldId: '401', value: '12345' },
-				{ fieldId: '402', value: '4021' },
-			]),
+			{
+				...lease([
+					{ fieldId: '401', value: '12345' },
+					{ fieldId: '402', value: '4021' },
+				]),
+				repeatProtection: 'execution',
+			},
 			{ node: { typeVersion: 4, onError: 'continueRegularOutput' } },
 		);
 		// The text field takes the lease number; the choice field asks for its option ID as a number.
