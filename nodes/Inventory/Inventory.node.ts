@@ -21,7 +21,9 @@ export class Inventory implements INodeType {
 		group: ['output'],
 		version: [1, 2, 3, 4],
 		defaultVersion: 4,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		// The operation's name as the Operation dropdown shows it (not its value).
+		subtitle:
+			'={{ ({ createTodo: "Create To-Do", recordAcquisition: "Record Acquisition", updateBilling: "Update Billing" })[$parameter["operation"]] }}',
 		description:
 			'Create asset to-dos, update subscription billing and record asset acquisitions in the Asset and Subscription Inventory API, without duplicates on retries',
 		defaults: { name: 'Inventory' },

@@ -3,6 +3,7 @@
 // (docs/api.md and the README's Operations).
 
 import {
+	ALL_OPERATIONS_NODES,
 	PER_LICENSE_BILLING,
 	createTodoParameters,
 	recordAcquisitionParameters,
@@ -443,41 +444,7 @@ export const editorWorkflow = () =>
 	workflow(
 		'e2eWfEditorView1',
 		'Inventory: all operations',
-		[
-			trigger([0, 0]),
-			inventoryNode({
-				id: 'ed-create-todo',
-				name: 'Create To-Do',
-				position: [260, -160],
-				parameters: createTodoParameters({}, { dueDate: '2026-12-31T00:00:00', assignedTo: 102 }),
-			}),
-			inventoryNode({
-				id: 'ed-update-billing',
-				name: 'Update Billing',
-				position: [260, 0],
-				// Subscription 2002 as seeded.
-				parameters: updateBillingParameters(
-					{ subscriptionId: '2002', priceModel: 'per_license', licenseCount: 25 },
-					{},
-				),
-			}),
-			inventoryNode({
-				id: 'ed-acquisition',
-				name: 'Record Acquisition',
-				position: [260, 160],
-				// version 2: Payment, Billing Frequency and Number of Payments in one Payment entry
-				typeVersion: 2,
-				parameters: recordAcquisitionParameters(
-					{ assetId: '1003', eventTypeId: '302' },
-					{
-						paymentPlan: {
-							plan: { payment: 100, billingFrequency: 'monthly', numberOfPayments: 12 },
-						},
-						fieldValues: { values: [{ fieldId: '401', value: 'LC-1' }] },
-					},
-				),
-			}),
-		],
+		[trigger([0, 0]), ...ALL_OPERATIONS_NODES.map((node) => inventoryNode(node))],
 		{
 			[TRIGGER]: {
 				main: [[link('Create To-Do'), link('Update Billing'), link('Record Acquisition')]],
