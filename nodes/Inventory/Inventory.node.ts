@@ -11,6 +11,7 @@ import { options } from './actions/options.description';
 import { repeatProtectionProperties } from './actions/repeatProtection.description';
 import { router } from './actions/router';
 import * as subscription from './actions/subscription/Subscription.resource';
+import { testInventoryCredential } from './transport/credentialTest';
 
 export class Inventory implements INodeType {
 	description: INodeTypeDescription = {
@@ -29,7 +30,7 @@ export class Inventory implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'inventoryApi', required: true }],
+		credentials: [{ name: 'inventoryApi', required: true, testedBy: 'inventoryApiTest' }],
 		properties: [
 			{
 				displayName: 'Resource',
@@ -47,6 +48,10 @@ export class Inventory implements INodeType {
 			...repeatProtectionProperties,
 			options,
 		],
+	};
+
+	methods = {
+		credentialTest: { inventoryApiTest: testInventoryCredential },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

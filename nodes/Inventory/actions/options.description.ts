@@ -122,6 +122,17 @@ export const idempotencyKeyOption = field({
 	check: { kind: 'text', maxLength: Number.POSITIVE_INFINITY },
 });
 
+/** Read once per run, from the first item (outcomeItems.isDryRun). */
+export const dryRunOption: INodeProperties = {
+	displayName: 'Dry Run',
+	name: 'dryRun',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether to run every check on every item and output the request each would send (method, path, body, Idempotency-Key) without sending anything',
+	hint: 'Nothing is sent, not even to test the credential. Items that fail a check go to the error output (or stop the node) with their reasons. The keys shown belong to this execution: a real run sends keys of its own, unless they come from the row data (Repeat Protection, the Idempotency Key option).',
+};
+
 /** The Options collection: its entries listed by display name, as n8n's style asks. */
 export const options: INodeProperties = {
 	displayName: 'Options',
@@ -132,6 +143,7 @@ export const options: INodeProperties = {
 	options: [
 		runOptions.concurrency.property,
 		runOptions.fixedConcurrency.property,
+		dryRunOption,
 		idempotencyKeyOption.property,
 		runOptions.maxConcurrency.property,
 		runOptions.maxRetries.property,

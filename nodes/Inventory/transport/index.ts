@@ -6,9 +6,9 @@ import type {
 } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE, type InventoryConnection } from './connection';
+import { checkApiAddress, CREDENTIAL_TYPE, type InventoryConnection } from './connection';
 import { answerError, apiMessageOf, networkError } from './errors';
-import { classifyNetworkFailure, isInFlightConflict } from './failures';
+import { classifyNetworkFailure, isApiError, isInFlightConflict } from './failures';
 import type { InventoryRequest } from './request';
 import { networkRetryWait, parseRetryAfter, retryWait, type RetryPolicy } from './retry';
 import type { SendThrottle } from './throttle';
@@ -60,7 +60,7 @@ export async function sendInventoryRequest(
 	const fail = (
 		statusCode: number,
 		body: unknown,
-		extra: { retryAfterMs?: number; inFlight?: boolean } = {},
+		extra: { retryAfterMs?: number; inFlight?: boolean; anonymousStatus?: number } = {},
 	) =>
 		answerError(this.getNode(), connection.token, {
 			request,
@@ -70,6 +70,9 @@ export async function sendInventoryRequest(
 			retryAfterMs: extra.retryAfterMs,
 			concurrencyOption: policy.concurrencyOption,
 			unansweredAttempt: extra.inFlight ? unansweredAttempt : undefined,
+			baseUrl: connection.baseUrl,
+			earlierUnanswered: unansweredAttempt !== undefined,
+			anonymousStatus: extra.anonymousStatus,
 		});
 
 	for (; ; retries++) {
@@ -87,6 +90,7 @@ export async function sendInventoryRequest(
 		} catch (error) {
 			throttle.release(sendNumber, 'unanswered');
 			const failure = classifyNetworkFailure(error);
+			const earlierUnanswered = unansweredAttempt !== undefined;
 			if (failure.fateUnknown) unansweredAttempt = failure.code;
 			const waitMs = networkRetryWait(policy, retries, failure);
 			if (waitMs === undefined)
@@ -94,6 +98,7 @@ export async function sendInventoryRequest(
 					request,
 					retries,
 					failure,
+					earlierUnanswered,
 				});
 			await sleep(waitMs);
 			continue;
@@ -110,8 +115,14 @@ export async function sendInventoryRequest(
 			statusCode,
 			retryAfterMs: parseRetryAfter(headers),
 			inFlight: isInFlightConflict(statusCode, apiMessageOf(body), unansweredAttempt !== undefined),
+			fromApi: isApiError(body),
 		};
 		const waitMs = retryWait(policy, retries, answer);
+		if (waitMs === undefined && statusCode === 404 && answer.fromApi) {
+			// Another service may answer JSON 404s too (n8n at its own address): is this the API?
+			const address = await checkApiAddress(this, connection, policy.timeoutMs);
+			if (!address.isApi) throw fail(statusCode, body, { anonymousStatus: address.statusCode });
+		}
 		if (waitMs === undefined) throw fail(statusCode, body, answer);
 		// A rate limit holds back every request of the run; other waits concern this request alone.
 		if (statusCode === 429) throttle.pauseUntil(Date.now() + waitMs);

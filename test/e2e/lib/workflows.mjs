@@ -302,6 +302,46 @@ export const errorOutputWorkflow = () => {
 	return wf;
 };
 
+/**
+ * Node version 4's error item on the error output: row 2 is refused by the API (422, a person's ID
+ * where an organization user is required), row 3 fails its check (a name over 255 characters).
+ */
+export const errorDetailsWorkflow = () => {
+	const wf = workflow(
+		'e2eWfErrorDetails',
+		'E2E: error output with details (version 4)',
+		[
+			trigger(),
+			items(
+				'Rows',
+				[
+					{ sheetRow: 2, assetId: 1005, title: 'Inspect' },
+					{ sheetRow: 3, assetId: 1006, title: 'Assign to a person', user: 501 },
+					{ sheetRow: 4, assetId: 1007, title: 'x'.repeat(256) },
+				],
+				[220, 0],
+			),
+			inventoryNode({
+				id: 'inv-error-details',
+				name: 'Create To-Do',
+				position: [440, 0],
+				typeVersion: 4,
+				onError: 'continueErrorOutput',
+				parameters: createTodoParameters(
+					// Repeat Protection kept to this execution's retries: the keys are derived.
+					{ ...TODO_FROM_ITEM, repeatProtection: 'execution' },
+					{ assignedTo: '={{ $json.user ?? "" }}' },
+				),
+			}),
+			noOp('Succeeded', [660, -100]),
+			noOp('Failed', [660, 100]),
+		],
+		chain(TRIGGER, 'Rows', 'Create To-Do'),
+	);
+	wf.connections['Create To-Do'] = { main: [[link('Succeeded')], [link('Failed')]] };
+	return wf;
+};
+
 /** The same Inventory node runs twice in one execution (Loop Over Items, batch size 1). */
 export const loopWorkflow = () => {
 	const wf = workflow(
