@@ -1,19 +1,6 @@
-import type {
-	IAuthenticateGeneric,
-	Icon,
-	ICredentialTestRequest,
-	ICredentialType,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IAuthenticateGeneric, Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
 
-/**
- * The API has no read endpoint, so the test sends a to-do creation that can never succeed: record 0
- * and an empty body (no `name`, which the API requires). A rejected token answers 401; any other
- * answer (403, 404, 422) means the token was accepted. A rejected request records nothing, and the
- * fixed Idempotency-Key with the same request would only ever replay that same rejection.
- */
-export const CREDENTIAL_TEST_IDEMPOTENCY_KEY = '00000000-0000-4000-8000-000000000000';
-
+/** Tested by the Inventory node (`testedBy`): its test tells the API from another server at the Base URL. */
 export class InventoryApi implements ICredentialType {
 	name = 'inventoryApi';
 
@@ -36,7 +23,7 @@ export class InventoryApi implements ICredentialType {
 			required: true,
 			placeholder: 'https://inventory.example.com',
 			description:
-				'The address of your Inventory service, without the /api/v1 part. For the bundled sandbox use http://127.0.0.1:8080.',
+				'The address of your Inventory service, e.g. https://inventory.example.com (a trailing /api/v1 is taken off). For the bundled sandbox use http://127.0.0.1:8080.',
 		},
 		{
 			displayName: 'API Token',
@@ -65,32 +52,5 @@ export class InventoryApi implements ICredentialType {
 				Authorization: '=Bearer {{$credentials.apiToken}}',
 			},
 		},
-	};
-
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
-			url: '/api/v1/assets/0/todos',
-			method: 'POST',
-			headers: {
-				Accept: 'application/json',
-				'Content-Type': 'application/json',
-				'Idempotency-Key': CREDENTIAL_TEST_IDEMPOTENCY_KEY,
-			},
-			body: {},
-			json: true,
-			skipSslCertificateValidation: '={{$credentials.ignoreSslIssues}}',
-			ignoreHttpStatusErrors: { ignore: true, except: [401] },
-		},
-		rules: [
-			{
-				type: 'responseCode',
-				properties: {
-					value: 401,
-					message:
-						'The Inventory API rejected this API token (401): it is missing, expired, revoked or not a customer API token. Nothing was created.',
-				},
-			},
-		],
 	};
 }

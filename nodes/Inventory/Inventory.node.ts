@@ -11,6 +11,7 @@ import { options } from './actions/options.description';
 import { repeatProtectionProperties } from './actions/repeatProtection.description';
 import { router } from './actions/router';
 import * as subscription from './actions/subscription/Subscription.resource';
+import { testInventoryCredential } from './transport/credentialTest';
 
 export class Inventory implements INodeType {
 	description: INodeTypeDescription = {
@@ -20,14 +21,16 @@ export class Inventory implements INodeType {
 		group: ['output'],
 		version: [1, 2, 3, 4],
 		defaultVersion: 4,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		// The operation's name as the Operation dropdown shows it (not its value).
+		subtitle:
+			'={{ ({ createTodo: "Create To-Do", recordAcquisition: "Record Acquisition", updateBilling: "Update Billing" })[$parameter["operation"]] }}',
 		description:
 			'Create asset to-dos, update subscription billing and record asset acquisitions in the Asset and Subscription Inventory API, without duplicates on retries',
 		defaults: { name: 'Inventory' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'inventoryApi', required: true }],
+		credentials: [{ name: 'inventoryApi', required: true, testedBy: 'inventoryApiTest' }],
 		properties: [
 			{
 				displayName: 'Resource',
@@ -45,6 +48,10 @@ export class Inventory implements INodeType {
 			...repeatProtectionProperties,
 			options,
 		],
+	};
+
+	methods = {
+		credentialTest: { inventoryApiTest: testInventoryCredential },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

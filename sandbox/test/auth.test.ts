@@ -145,6 +145,24 @@ describe('routing and headers', () => {
 		);
 	});
 
+	test('every answer is JSON with a message, an unknown path too (a Base URL with /api/v1 twice, the root)', async () => {
+		for (const path of ['/api/v1/api/v1/assets/1001/todos', '/', '/index.html']) {
+			for (const token of [undefined, null]) {
+				const r = await call(t.http, 'POST', path, { name: 'x' }, { token });
+				expect([r.status, r.headers['content-type'], r.data]).toEqual([
+					404,
+					'application/json',
+					{ message: 'Not found.' },
+				]);
+			}
+		}
+		const r = await call(t.http, 'GET', '/api/v1/assets/1001/todos');
+		expect([r.headers['content-type'], r.data]).toEqual([
+			'application/json',
+			{ message: 'The GET method is not supported for this route.' },
+		]);
+	});
+
 	test('Accept: absent, */* and application/json are fine; an Accept without JSON is 406', async () => {
 		expect((await todo(t.http, 1001, { name: 'x' }, { headers: { Accept: '*/*' } })).status).toBe(
 			201,

@@ -13,11 +13,14 @@ import {
 } from '../../scripts/demo';
 import type { IDataObject } from 'n8n-workflow';
 
+import { ALL_OPERATIONS_NODES, TOKENS } from '../fixtures';
 import {
 	deduplicationStore,
 	INVENTORY_TYPE,
 	inventoryNodeType,
+	itemsNode,
 	ITEMS_TYPE,
+	runWorkflow,
 } from '../harness/engine';
 
 const root = join(__dirname, '..', '..');
@@ -316,4 +319,104 @@ describe('the example saved in older node versions (test/fixtures/workflows) sti
 			expect(result.state.billingChanges.map((change) => change.after.license_count)).toEqual([30]);
 		},
 	);
+});
+
+describe('the "Inventory: all operations" workflow `npm run n8n` imports (ALL_OPERATIONS_NODES)', () => {
+	let sandbox: SandboxHandle;
+	beforeAll(async () => {
+		sandbox = await startSandbox({ port: 0, log: false });
+	});
+	afterAll(async () => await sandbox.close());
+
+	test('runs green on the seed: one to-do, one billing change, one lease, exactly as set', async () => {
+		const items = itemsNode([{}]);
+		const run = await runWorkflow(
+			{
+				nodes: [
+					items,
+					...ALL_OPERATIONS_NODES.map((node) => ({
+						...node,
+						type: INVENTORY_TYPE,
+						credentials: { inventoryApi: { id: 'cred-1', name: 'Inventory sandbox' } },
+					})),
+				],
+				connections: {
+					[items.name]: {
+						main: [
+							ALL_OPERATIONS_NODES.map(({ name }) => ({ node: name, type: 'main', index: 0 })),
+						],
+					},
+				},
+				settings: { timezone: 'America/New_York' },
+			},
+			{ credentials: { baseUrl: sandbox.baseUrl, apiToken: TOKENS.fullAccess } },
+		);
+		expect(run.status).toBe('success');
+		expect(
+			sandbox
+				.requests()
+				.map(({ method, path, status, body }) => ({ method, path, status, body }))
+				.sort((a, b) => a.path.localeCompare(b.path)),
+		).toEqual([
+			{
+				method: 'POST',
+				path: '/api/v1/assets/1001/todos',
+				status: 201,
+				body: { name: 'Tag and label', due_date: '2026-12-31', assigned_to: 102 },
+			},
+			{
+				method: 'POST',
+				path: '/api/v1/assets/1003/acquisitions',
+				status: 201,
+				body: {
+					event_type_id: 302,
+					payment: 100,
+					billing_frequency: 'monthly',
+					number_of_payments: 12,
+					field_values: { '401': 'LC-1', '402': 4021 },
+				},
+			},
+			{
+				method: 'PUT',
+				path: '/api/v1/subscriptions/2002/billing',
+				status: 200,
+				body: {
+					price_model: 'per_license',
+					cost: 10,
+					billing_frequency: 'monthly',
+					license_count: 25,
+				},
+			},
+		]);
+		const state = sandbox.state();
+		expect(
+			state.todos.map(({ asset_id, name, due_date, assigned_to }) => [
+				asset_id,
+				name,
+				due_date,
+				assigned_to,
+			]),
+		).toEqual([[1001, 'Tag and label', '2026-12-31', 102]]);
+		expect(
+			state.acquisitions.map(({ asset_id, event_type_id, field_values, payment }) => [
+				asset_id,
+				event_type_id,
+				field_values,
+				payment,
+			]),
+		).toEqual([[1003, 302, { '401': 'LC-1', '402': 4021 }, '100.00']]);
+		expect(
+			state.billingChanges.map(({ subscription_id, after }) => [subscription_id, after]),
+		).toEqual([
+			[
+				2002,
+				{
+					price_model: 'per_license',
+					cost: '10.00',
+					billing_frequency: 'monthly',
+					license_count: 25,
+				},
+			],
+		]);
+	});
 });

@@ -25,6 +25,7 @@ import path from 'node:path';
 
 import { agent, agentWorkflows } from './groups/agent.mjs';
 import { bulkTls } from './groups/bulk-tls.mjs';
+import { credentialTest } from './groups/credential-test.mjs';
 import { editor } from './groups/editor.mjs';
 import { exampleWorkflows, examples } from './groups/examples.mjs';
 import { headless } from './groups/headless.mjs';
@@ -125,6 +126,7 @@ async function main() {
 			W.updateBillingWorkflow(),
 			W.recordAcquisitionWorkflow(),
 			W.errorOutputWorkflow(),
+			W.errorDetailsWorkflow(),
 			W.loopWorkflow(),
 			W.retryRateLimitWorkflow(),
 			W.retryFixWorkflow(),
@@ -175,6 +177,9 @@ async function main() {
 	await retryExecution({ sandbox, api }, check);
 	await stopExecution({ sandbox, api }, check);
 	await executeStep({ sandbox, api }, check);
+
+	// ----- the credential test through n8n's endpoint -------------------------------------------
+	await credentialTest({ n8n, sandbox, api }, check);
 
 	// ----- the node as an AI agent's tool (scripted chat model) --------------------------------------
 	await agent({ n8n, sandbox, api, model, screenshotDir: SCREENSHOT_DIR, skipBrowser }, check);

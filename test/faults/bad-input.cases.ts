@@ -55,7 +55,12 @@ function emptyValuesOf(fields: Array<Omit<Case, 'bad'>>): Case[] {
 
 export const NUMERIC_ID = 'must be a numeric ID (a whole number of 1 or more), got';
 const DATE =
-	'must be a date (pick one, or give an ISO 8601 value such as 2026-03-31 or 2026-03-31T14:00:00+02:00), got';
+	"must be a date such as 2026-03-31, 2026-03-31 14:00 or 2026-03-31T14:00:00+02:00 (ISO 8601; without an offset it is taken in the workflow's time zone), got";
+/** The fix-it of a date whose day and month can be read either way, with the format that reads it. */
+const dayOrMonth = (format: string) =>
+	`the day and month can be read either way: convert it in the expression, e.g. {{ DateTime.fromFormat($json.date, '${format}') }}`;
+const ROUND_IT =
+	'round it in the expression, e.g. {{ Math.round(x * 100) / 100 }} or {{ x.round(2) }}';
 
 export const cases: Case[] = [
 	// ---- asset / createTodo --------------------------------------------------------------------
@@ -183,7 +188,7 @@ export const cases: Case[] = [
 		parameters: todo({}, { dueDate: V }),
 		good: '2026-03-31',
 		bad: '31/03/2026',
-		message: `Due Date ${DATE} "31/03/2026"`,
+		message: `Due Date ${DATE} "31/03/2026": ${dayOrMonth('dd/MM/yyyy')}`,
 		parameter: 'dueDate',
 		apiField: 'due_date',
 	},
@@ -201,7 +206,7 @@ export const cases: Case[] = [
 		parameters: todo({}, { dueDate: V }),
 		good: '2026-03-31',
 		bad: 20260331,
-		message: `Due Date ${DATE} 20260331`,
+		message: `Due Date ${DATE} 20260331: convert a Unix time in the expression, e.g. {{ DateTime.fromSeconds($json.date) }}`,
 		parameter: 'dueDate',
 		apiField: 'due_date',
 	},
@@ -224,11 +229,11 @@ export const cases: Case[] = [
 		apiField: 'assigned_to',
 	},
 	{
-		title: 'to-do: is complete "yes"',
+		title: 'to-do: is complete "maybe"',
 		parameters: todo({}, { isComplete: V }),
-		good: true,
-		bad: 'yes',
-		message: 'Is Complete must be true or false, got "yes"',
+		good: 'TRUE',
+		bad: 'maybe',
+		message: 'Is Complete must be true or false (or yes/no, 1/0), got "maybe"',
 		parameter: 'isComplete',
 		apiField: 'is_complete',
 	},
@@ -263,9 +268,9 @@ export const cases: Case[] = [
 	{
 		title: 'billing: cost with three decimals',
 		parameters: billing({ cost: V }),
-		good: 10.5,
+		good: 0.1 + 0.2,
 		bad: 10.005,
-		message: 'Cost must have at most two decimal places, got 10.005',
+		message: `Cost must have at most two decimal places, got 10.005: ${ROUND_IT}`,
 		parameter: 'cost',
 		apiField: 'cost',
 	},
@@ -293,17 +298,17 @@ export const cases: Case[] = [
 		good: 'lump_sum',
 		bad: 'per_seat',
 		message:
-			'Price Model must be one of lump_sum, per_license (spelled exactly so), got "per_seat"',
+			'Price Model must be one of Lump Sum, Per License (in any letter case), got "per_seat"',
 		parameter: 'priceModel',
 		apiField: 'price_model',
 	},
 	{
-		title: 'billing: billing frequency "quarterly" (the API spells it Quarterly)',
+		title: 'billing: billing frequency "weekly"',
 		parameters: billing({ billingFrequency: V }),
-		good: 'Quarterly',
-		bad: 'quarterly',
+		good: 'quarterly',
+		bad: 'weekly',
 		message:
-			'Billing Frequency must be one of monthly, Quarterly, yearly, upfront (spelled exactly so), got "quarterly"',
+			'Billing Frequency must be one of Monthly, Quarterly, Upfront, Yearly (in any letter case), got "weekly"',
 		parameter: 'billingFrequency',
 		apiField: 'billing_frequency',
 	},
@@ -384,7 +389,7 @@ export const cases: Case[] = [
 		parameters: billing({}, { eventDate: V }),
 		good: '2026-01-15',
 		bad: 1768471200,
-		message: `Event Date ${DATE} 1768471200`,
+		message: `Event Date ${DATE} 1768471200: convert a Unix time in the expression, e.g. {{ DateTime.fromSeconds($json.date) }}`,
 		parameter: 'eventDate',
 		apiField: 'event_date',
 	},
@@ -455,9 +460,9 @@ export const cases: Case[] = [
 	{
 		title: 'acquisition: cost with three decimals',
 		parameters: acquisition({}, { cost: V }),
-		good: 99.99,
-		bad: 99.999,
-		message: 'Cost must have at most two decimal places, got 99.999',
+		good: 12.5 * 1.1,
+		bad: 899.99 * 1.2,
+		message: `Cost must have at most two decimal places, got 1079.988: ${ROUND_IT}`,
 		parameter: 'cost',
 		apiField: 'cost',
 	},
@@ -466,7 +471,7 @@ export const cases: Case[] = [
 		parameters: acquisition({}, { salvageValue: V }),
 		good: 12.3,
 		bad: 12.345,
-		message: 'Salvage Value must have at most two decimal places, got 12.345',
+		message: `Salvage Value must have at most two decimal places, got 12.345: ${ROUND_IT}`,
 		parameter: 'salvageValue',
 		apiField: 'salvage_value',
 	},
@@ -491,10 +496,10 @@ export const cases: Case[] = [
 	{
 		title: 'acquisition: billing frequency "weekly"',
 		parameters: financed({ payment: 100, billingFrequency: V }),
-		good: 'yearly',
+		good: 'YEARLY',
 		bad: 'weekly',
 		message:
-			'Billing Frequency must be one of monthly, Quarterly, yearly (spelled exactly so), got "weekly"',
+			'Billing Frequency must be one of Monthly, Quarterly, Yearly (in any letter case), got "weekly"',
 		parameter: 'billingFrequency',
 		apiField: 'billing_frequency',
 	},
@@ -504,7 +509,7 @@ export const cases: Case[] = [
 		good: 'Quarterly',
 		bad: 'upfront',
 		message:
-			'Billing Frequency must be one of monthly, Quarterly, yearly (spelled exactly so), got "upfront"',
+			'Billing Frequency must be one of Monthly, Quarterly, Yearly (in any letter case), got "upfront"',
 		parameter: 'billingFrequency',
 		apiField: 'billing_frequency',
 	},
@@ -601,9 +606,83 @@ export const cases: Case[] = [
 		parameters: acquisition({}, { eventDate: V }),
 		good: '2026-01-15T10:00:00+01:00',
 		bad: '2026/01/15 10:00',
-		message: `Event Date ${DATE} "2026/01/15 10:00"`,
+		message: `Event Date ${DATE} "2026/01/15 10:00": convert it in the expression, e.g. {{ DateTime.fromFormat($json.date, 'yyyy/MM/dd HH:mm') }}`,
 		parameter: 'eventDate',
 		apiField: 'event_date',
+	},
+
+	{
+		title: 'acquisition: event date 04/05/2026 10:00 (day or month first?)',
+		parameters: acquisition({}, { eventDate: V }),
+		good: '2026-01-15 10:00',
+		bad: '04/05/2026 10:00',
+		message: `Event Date ${DATE} "04/05/2026 10:00": ${dayOrMonth('dd/MM/yyyy HH:mm')}`,
+		parameter: 'eventDate',
+		apiField: 'event_date',
+	},
+	{
+		title: 'to-do: due date 04.05.2026 (day or month first?)',
+		parameters: todo({}, { dueDate: V }),
+		good: '2026-05-04 00:00:00',
+		bad: '04.05.2026',
+		message: `Due Date ${DATE} "04.05.2026": ${dayOrMonth('dd.MM.yyyy')}`,
+		parameter: 'dueDate',
+		apiField: 'due_date',
+	},
+	{
+		title: 'acquisition: price with a real third decimal, as text',
+		parameters: acquisition({}, { price: V }),
+		good: '1079.99',
+		bad: '1079.988',
+		message: `Price must have at most two decimal places, got 1079.988: ${ROUND_IT}`,
+		parameter: 'price',
+		apiField: 'price',
+	},
+	{
+		title: 'billing: price model by a label that is not one',
+		parameters: billing({ priceModel: V }),
+		good: 'Per License',
+		bad: 'Per Seat',
+		message:
+			'Price Model must be one of Lump Sum, Per License (in any letter case), got "Per Seat"',
+		parameter: 'priceModel',
+		apiField: 'price_model',
+	},
+	{
+		title: 'acquisition: custom field pair typed Number, given words',
+		parameters: financed({
+			fieldValues: { values: [{ fieldId: '403', type: 'number', value: V }] },
+			fieldValuesJson: '',
+		}),
+		good: '4.5',
+		bad: 'four',
+		message: 'Custom Field Values: field 403 must be a number, got "four"',
+		parameter: 'fieldValues',
+		apiField: 'field_values',
+	},
+	{
+		title: 'acquisition: custom field pair typed Array, given one ID',
+		parameters: acquisition(
+			{ eventTypeId: '304' },
+			{ fieldValues: { values: [{ fieldId: '406', type: 'array', value: V }] } },
+		),
+		good: '[4061, 4062]',
+		bad: '4061; 4062',
+		message:
+			'Custom Field Values: field 406 must be a list, got "4061; 4062": give a list, e.g. [4061, 4062], or {{ [4061, 4062] }} in an expression',
+		parameter: 'fieldValues',
+		apiField: 'field_values',
+	},
+	{
+		title: 'acquisition: custom field pair typed Boolean, given a word it is not',
+		parameters: financed({
+			fieldValues: { values: [{ fieldId: '405', type: 'boolean', value: V }] },
+		}),
+		good: 'Yes',
+		bad: 'insured',
+		message: 'Custom Field Values: field 405 must be true or false (or yes/no, 1/0), got "insured"',
+		parameter: 'fieldValues',
+		apiField: 'field_values',
 	},
 
 	// ---- every required field left empty by an expression: null, blank, white space -----------

@@ -82,6 +82,20 @@ const answers: Record<number, (req: IncomingMessage) => Answer> = {
 		type: 'application/json',
 		body: JSON.stringify({ message: `Token ${req.headers.authorization} is unknown` }),
 	}),
+	// A static web server (Python's http.server answers POST so).
+	17: () => ({
+		status: 501,
+		type: 'text/html',
+		body: "<!DOCTYPE HTML>\n<html><head><title>Error response</title></head><body><h1>Error response</h1><p>Error code: 501</p><p>Message: Unsupported method ('POST').</p></body></html>\n",
+	}),
+	// A web server's page for a path it does not have.
+	18: () => ({
+		status: 404,
+		type: 'text/html',
+		body: '<html><head><title>404 Not Found</title></head><body><h1>Not Found</h1></body></html>',
+	}),
+	// JSON of another service: no `message`.
+	19: () => ({ status: 404, type: 'application/json', body: '{"error":"Not Found"}' }),
 };
 
 let server: Server;
@@ -156,25 +170,28 @@ function failure(result: IRun): {
 	return { message, description, httpCode };
 }
 
-const BASE_URL_HINT =
-	'Check the Base URL of the credential: it must point at the Inventory service. Response began with:';
-const noData = (status: number) =>
-	`The Inventory API answered ${status} without the expected JSON "data" object`;
+const checkBaseUrl = () =>
+	`Open the "Inventory API" credential of this node and check its Base URL (${baseUrl}): it must be the address of your Inventory service, e.g. https://inventory.example.com (a trailing /api/v1 is fine). The credential's Test button tells whether it leads to the Inventory API.`;
+const notApi = (status: number, kind: string) =>
+	`The server at the credential's Base URL answered ${status} with ${kind}, not the Inventory API's JSON`;
+const notApiDescription = (began: string) =>
+	`${checkBaseUrl()} Nothing reached the Inventory API.${began ? ` The answer began with: ${began}` : ''}`;
+const OTHER_JSON = 'JSON of another shape';
 
 describe('a success status without the JSON "data" object', () => {
 	test.each([
-		[1, 'a plain-text 200', 200, 'OK'],
-		[2, 'a 201 with cut-off JSON', 201, '{"data": {"asset_id": 2,'],
-		[4, 'a 201 with an empty body', 201, '(empty body)'],
-		[5, 'a 200 with {}', 200, '{}'],
-		[6, 'a 200 without "data"', 200, '{"result":{"asset_id":6}}'],
-		[7, 'a 201 whose "data" is a list', 201, '{"data":[1,2,3]}'],
-		[8, 'a 200 with JSON null', 200, 'null'],
-	])('asset %i: %s', async (assetId, _title, status, began) => {
+		[1, 'a plain-text 200', 200, 'a text', 'OK'],
+		[2, 'a 201 with cut-off JSON', 201, 'a text', '{"data": {"asset_id": 2,'],
+		[4, 'a 201 with an empty body', 201, 'an empty body', ''],
+		[5, 'a 200 with {}', 200, OTHER_JSON, '{}'],
+		[6, 'a 200 without "data"', 200, OTHER_JSON, '{"result":{"asset_id":6}}'],
+		[7, 'a 201 whose "data" is a list', 201, OTHER_JSON, '{"data":[1,2,3]}'],
+		[8, 'a 200 with JSON null', 200, OTHER_JSON, 'null'],
+	])('asset %i: %s', async (assetId, _title, status, kind, began) => {
 		const result = await run(assetId);
 		expect(failure(result)).toEqual({
-			message: noData(status),
-			description: `${BASE_URL_HINT} ${began}`,
+			message: notApi(status, kind),
+			description: notApiDescription(began),
 			httpCode: String(status),
 		});
 		// Not retried: the answer is final, and the item was sent once with its key.
@@ -184,21 +201,52 @@ describe('a success status without the JSON "data" object', () => {
 	test('asset 9: a 20 MB HTML body is cut to a short excerpt', async () => {
 		const result = await run(9);
 		expect(failure(result)).toEqual({
-			message: noData(200),
-			description: `${BASE_URL_HINT} ${'A'.repeat(300)}… (${HUGE.toLocaleString('en-US').replace(/,/g, '')} characters)`,
+			message: notApi(200, 'a text'),
+			description: notApiDescription(`${'A'.repeat(300)}… (${HUGE} characters)`),
 			httpCode: '200',
 		});
 		expect(serializeRun(result).length).toBeLessThan(100_000);
 	});
 });
 
+describe("an error answer that is not the API's (no JSON message) fails at once, about the Base URL", () => {
+	test.each([
+		[
+			17,
+			"a static web server's HTML 501",
+			501,
+			'an HTML page',
+			"<!DOCTYPE HTML> <html><head><title>Error response</title></head><body><h1>Error response</h1><p>Error code: 501</p><p>Message: Unsupported method ('POST').</p></body></html>",
+		],
+		[
+			18,
+			'an HTML 404 page',
+			404,
+			'an HTML page',
+			'<html><head><title>404 Not Found</title></head><body><h1>Not Found</h1></body></html>',
+		],
+		[19, 'a JSON 404 of another service', 404, OTHER_JSON, '{"error":"Not Found"}'],
+		[20, 'a plain-text 404 for an unknown path', 404, 'a text', 'no such test'],
+	])('asset %i: %s', async (assetId, _title, status, kind, began) => {
+		const result = await run(assetId, { maxRetries: 3 });
+		expect(failure(result)).toEqual({
+			message: notApi(status, kind),
+			description: notApiDescription(began),
+			httpCode: String(status),
+		});
+		expect(failure(result).message).not.toMatch(/Asset|not found/);
+		// Not retried: waiting does not change an address.
+		expect(received.map((r) => r.path)).toEqual([`/api/v1/assets/${assetId}/todos`]);
+	});
+});
+
 describe('server errors, retried, then a clear error', () => {
 	test("asset 3: a proxy's HTML 502 page", async () => {
 		const result = await run(3);
+		const [{ key }] = received;
 		expect(failure(result)).toEqual({
-			message: 'The Inventory API failed (502) after 1 retry',
-			description:
-				'<html> <head><title>502 Bad Gateway</title></head> <body> <center><h1>502 Bad Gateway</h1></center> <hr><center>nginx/1.25.3</center> </body> </html>',
+			message: `${notApi(502, 'an HTML page')}, after 1 retry`,
+			description: `A proxy or gateway in front of the service may be failing; a retry sends the same Idempotency-Key (${key}). If this persists: ${checkBaseUrl()} The answer began with: <html> <head><title>502 Bad Gateway</title></head> <body> <center><h1>502 Bad Gateway</h1></center> <hr><center>nginx/1.25.3</center> </body> </html>`,
 			httpCode: '502',
 		});
 		// Both attempts carried the same Idempotency-Key.
@@ -221,9 +269,9 @@ describe('answers that echo the token back', () => {
 	test('asset 11: an HTML 502 page showing the Authorization header', async () => {
 		const result = await run(11);
 		const { message, description } = failure(result);
-		expect(message).toBe('The Inventory API failed (502) after 1 retry');
+		expect(message).toBe(`${notApi(502, 'an HTML page')}, after 1 retry`);
 		expect(description).toMatch(
-			/^<html><body><h1>Upstream error<\/h1><pre>POST \/api\/v1\/assets\/11\/todos Authorization: Bearer \[redacted\] Idempotency-Key: [0-9a-f-]{36}<\/pre><\/body><\/html>$/,
+			/ The answer began with: <html><body><h1>Upstream error<\/h1><pre>POST \/api\/v1\/assets\/11\/todos Authorization: Bearer \[redacted\] Idempotency-Key: [0-9a-f-]{36}<\/pre><\/body><\/html>$/,
 		);
 		// The server did receive the token: it is the answer that must not show it.
 		expect(received[0].authorization).toBe(`Bearer ${TOKENS.fullAccess}`);
@@ -231,9 +279,9 @@ describe('answers that echo the token back', () => {
 
 	test('asset 12: a plain-text 200 showing the Authorization header', async () => {
 		const { message, description } = failure(await run(12));
-		expect(message).toBe(noData(200));
+		expect(message).toBe(notApi(200, 'a text'));
 		expect(description).toMatch(
-			/^Check the Base URL of the credential: it must point at the Inventory service\. Response began with: Unexpected request: POST \/api\/v1\/assets\/12\/todos Authorization: Bearer \[redacted\] Idempotency-Key: [0-9a-f-]{36}$/,
+			/ The answer began with: Unexpected request: POST \/api\/v1\/assets\/12\/todos Authorization: Bearer \[redacted\] Idempotency-Key: [0-9a-f-]{36}$/,
 		);
 	});
 
@@ -293,25 +341,32 @@ test('with "On Error: Continue", every hostile answer becomes an error item and 
 	const output = nodeOutput(result, 'Inventory');
 	expect(output.map((item) => item.pairedItem)).toEqual(assetIds.map((_, item) => ({ item })));
 	const key = '[0-9a-f-]{36}';
+	const notApiItem = (status: number, kind: string, after = '') =>
+		new RegExp(
+			`^The server at the credential's Base URL answered ${status} with ${kind}, not the Inventory API's JSON${after}$`,
+		);
 	const expected: Record<number, RegExp> = {
-		1: /^The Inventory API answered 200 without the expected JSON "data" object$/,
-		2: /^The Inventory API answered 201 without the expected JSON "data" object$/,
-		3: /^The Inventory API failed \(502\) after 1 retry$/,
-		4: /^The Inventory API answered 201 without the expected JSON "data" object$/,
-		5: /^The Inventory API answered 200 without the expected JSON "data" object$/,
-		6: /^The Inventory API answered 200 without the expected JSON "data" object$/,
-		7: /^The Inventory API answered 201 without the expected JSON "data" object$/,
-		8: /^The Inventory API answered 200 without the expected JSON "data" object$/,
-		9: /^The Inventory API answered 200 without the expected JSON "data" object$/,
+		1: notApiItem(200, 'a text'),
+		2: notApiItem(201, 'a text'),
+		3: notApiItem(502, 'an HTML page', ', after 1 retry'),
+		4: notApiItem(201, 'an empty body'),
+		5: notApiItem(200, OTHER_JSON),
+		6: notApiItem(200, OTHER_JSON),
+		7: notApiItem(201, OTHER_JSON),
+		8: notApiItem(200, OTHER_JSON),
+		9: notApiItem(200, 'a text'),
 		10: /^The Inventory API failed \(500\) after 1 retry$/,
-		11: /^The Inventory API failed \(502\) after 1 retry$/,
-		12: /^The Inventory API answered 200 without the expected JSON "data" object$/,
+		11: notApiItem(502, 'an HTML page', ', after 1 retry'),
+		12: notApiItem(200, 'a text'),
 		13: new RegExp(
 			`^The Inventory API answered 400: Bad request: POST /api/v1/assets/13/todos\nAuthorization: Bearer \\[redacted\\]\nIdempotency-Key: ${key}$`,
 		),
 		14: /^The Inventory API rejected the input \(422\): Invalid input$/,
 		15: /^The Inventory API refused the change \(409\): Conflict for Bearer \[redacted\]$/,
 		16: /^The Inventory API rejected the API token \(401\): it is missing, expired, revoked or not a customer API token$/,
+		17: notApiItem(501, 'an HTML page'),
+		18: notApiItem(404, 'an HTML page'),
+		19: notApiItem(404, OTHER_JSON),
 	};
 	output.forEach((item, index) =>
 		expect(String(item.json.error)).toMatch(expected[assetIds[index]]),

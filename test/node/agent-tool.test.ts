@@ -210,7 +210,12 @@ describe('tool calls through engine requests (AI Agent 3.x at the top of a workf
 		expect(agentItems(run)).toEqual([
 			{
 				toolCallId: 'call_bad',
-				result: [{ error: 'Price must have at most two decimal places, got 189.999 [item 0]' }],
+				result: [
+					{
+						error:
+							'Price must have at most two decimal places, got 189.999: round it in the expression, e.g. {{ Math.round(x * 100) / 100 }} or {{ x.round(2) }} [item 0]',
+					},
+				],
 			},
 		]);
 		expect(env.sandbox.requests()).toEqual([]);

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import axios from 'axios';
 import type { INode } from 'n8n-workflow';
 
 import {
@@ -8,12 +7,9 @@ import {
 	TOKENS,
 	updateBillingParameters,
 } from '../fixtures';
-import { inventoryCredentialType, nodeOutput } from '../harness/engine';
-import { credentialModule } from './package-modules';
+import { nodeOutput } from '../harness/engine';
 
 import { runError, runInventory, useSandbox } from './util';
-
-const { CREDENTIAL_TEST_IDEMPOTENCY_KEY } = credentialModule;
 
 const env = useSandbox();
 
@@ -236,7 +232,8 @@ describe('API errors become NodeApiErrors a user can act on', () => {
 		await runInventory(sandbox, [{}], { ...createTodo, assetId: '99999' });
 		await runInventory(sandbox, [{}], { ...updateBilling, subscriptionId: '2101' });
 		await runInventory(sandbox, [{}], { ...createTodo, additionalFields: { assignedTo: '501' } });
-		expect(sandbox.requests().map(({ status }) => status)).toEqual([401, 403, 404, 409, 422]);
+		// After the 404, a request without a token (the 401) asks whether the Base URL is the API.
+		expect(sandbox.requests().map(({ status }) => status)).toEqual([401, 403, 404, 401, 409, 422]);
 	});
 });
 
@@ -290,57 +287,10 @@ describe('On Error settings', () => {
 		expect(sandbox.requests().map(({ path }) => path)).toEqual([
 			'/api/v1/assets/1001/todos',
 			'/api/v1/assets/1901/todos',
+			// Whether the Base URL is the API: a request without a token (the API answers 401).
+			'/api/v1/assets/0/todos',
 		]);
 	});
 });
 
-describe('credential test', () => {
-	const { request, rules } = inventoryCredentialType.test!;
-
-	async function sendCredentialTest(baseUrl: string, token: string) {
-		return await axios.request({
-			method: request.method,
-			url: `${baseUrl}${request.url}`,
-			headers: { ...(request.headers as Record<string, string>), Authorization: `Bearer ${token}` },
-			data: request.body,
-			validateStatus: () => true,
-		});
-	}
-
-	test('is a to-do creation that can never succeed: record 0, no name, a fixed key', () => {
-		expect(request).toMatchObject({
-			method: 'POST',
-			url: '/api/v1/assets/0/todos',
-			body: {},
-			headers: { 'Idempotency-Key': CREDENTIAL_TEST_IDEMPOTENCY_KEY },
-			ignoreHttpStatusErrors: { ignore: true, except: [401] },
-		});
-		expect(rules).toEqual([
-			{
-				type: 'responseCode',
-				properties: {
-					value: 401,
-					message: expect.stringContaining('rejected this API token (401)'),
-				},
-			},
-		]);
-	});
-
-	test('tells a rejected token (401) from an accepted one, and creates nothing', async () => {
-		const { sandbox } = env;
-		for (const token of [TOKENS.expired, TOKENS.revoked, TOKENS.personal, 'not-a-token']) {
-			expect((await sendCredentialTest(sandbox.baseUrl, token)).status).toBe(401);
-		}
-		for (const token of [
-			TOKENS.fullAccess,
-			TOKENS.noTodos,
-			TOKENS.otherOrg,
-			TOKENS.noPermissions,
-		]) {
-			expect([403, 404, 422]).toContain((await sendCredentialTest(sandbox.baseUrl, token)).status);
-		}
-		const state = sandbox.state();
-		expect(state.todos).toHaveLength(0);
-		expect(state.counters.applied).toBe(0);
-	});
-});
+// The credential test: base-url.test.ts.

@@ -4,6 +4,8 @@
  */
 import type * as CredentialModule from '../../credentials/InventoryApi.credentials';
 import type * as IdempotencyHelpers from '../../nodes/Inventory/helpers/idempotency';
+import type * as TransportConnection from '../../nodes/Inventory/transport/connection';
+import type * as TransportCredentialTest from '../../nodes/Inventory/transport/credentialTest';
 import type * as TransportErrors from '../../nodes/Inventory/transport/errors';
 import type * as TransportFailures from '../../nodes/Inventory/transport/failures';
 import type * as TransportRetry from '../../nodes/Inventory/transport/retry';
@@ -28,3 +30,11 @@ export const transportErrors = fromDist(
 export const transportRetry = fromDist(
 	'./nodes/Inventory/transport/retry.js',
 ) as typeof TransportRetry;
+
+export const transportCredentialTest = fromDist(
+	'./nodes/Inventory/transport/credentialTest.js',
+) as typeof TransportCredentialTest;
+
+export const transportConnection = fromDist(
+	'./nodes/Inventory/transport/connection.js',
+) as typeof TransportConnection;

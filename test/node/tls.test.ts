@@ -2,9 +2,12 @@
  * A server with a self-signed certificate (the sandbox over HTTPS): refused as n8n refuses it, unless
  * the credential's "Ignore SSL Issues (Insecure)" is on; the credential test follows the same toggle.
  */
+import type { ICredentialTestFunctions } from 'n8n-workflow';
+
 import { startSandbox, type SandboxHandle } from '../../sandbox/src';
 import { inventoryCredentialType, nodeOutput } from '../harness/engine';
 import { createTodoParameters, TOKENS } from '../fixtures';
+import { transportCredentialTest } from './package-modules';
 import { runError, runInventory } from './util';
 
 let sandbox: SandboxHandle;
@@ -43,10 +46,26 @@ test('Ignore SSL Issues on: the request goes through and the to-do is created', 
 	]);
 });
 
-test('the credential test passes the same toggle to n8n', () => {
-	expect(inventoryCredentialType.test?.request.skipSslCertificateValidation).toBe(
-		'={{$credentials.ignoreSslIssues}}',
-	);
+test('the credential test passes the same toggle to n8n', async () => {
+	const rejectUnauthorized: unknown[] = [];
+	const context = {
+		helpers: {
+			request: async (options: { rejectUnauthorized?: boolean }) => {
+				rejectUnauthorized.push(options.rejectUnauthorized);
+				return { statusCode: 401, body: { message: 'Unauthenticated.' } };
+			},
+		},
+	} as unknown as ICredentialTestFunctions;
+	for (const ignoreSslIssues of [false, true]) {
+		await transportCredentialTest.testInventoryCredential.call(context, {
+			id: 'cred-1',
+			name: 'Inventory',
+			type: 'inventoryApi',
+			data: { baseUrl: sandbox.baseUrl, apiToken: 'not-a-token', ignoreSslIssues },
+		});
+	}
+	// Two requests per test (without and with the token), each with the toggle.
+	expect(rejectUnauthorized).toEqual([true, true, false, false]);
 	expect(inventoryCredentialType.properties).toContainEqual(
 		expect.objectContaining({
 			displayName: 'Ignore SSL Issues (Insecure)',

@@ -88,7 +88,11 @@ describe('bad input is refused before anything is sent', () => {
 		);
 		expect(
 			nodeOutput(run, 'Inventory').map(({ json }) => json.error ?? json.subscription_id),
-		).toEqual([2001, 'Cost must have at most two decimal places, got 10.555 [item 1]', 2003]);
+		).toEqual([
+			2001,
+			'Cost must have at most two decimal places, got 10.555: round it in the expression, e.g. {{ Math.round(x * 100) / 100 }} or {{ x.round(2) }} [item 1]',
+			2003,
+		]);
 		expect(sandbox.requests().map(({ path }) => path)).toEqual([
 			'/api/v1/subscriptions/2001/billing',
 			'/api/v1/subscriptions/2003/billing',

@@ -1,103 +1,157 @@
-import { collection, integerField, textField, variant, type Field } from '../helpers/fields';
+import type { INodeProperties } from 'n8n-workflow';
+
+import { field, type Field } from '../helpers/fields';
 import type { ItemInput } from '../helpers/itemInput';
 import type { RetryPolicy, Sending } from '../transport';
 
-const UP_TO_VERSION_2 = { show: { '@version': [{ _cnd: { lte: 2 } }] } };
-const FROM_VERSION_3 = { show: { '@version': [{ _cnd: { gte: 3 } }] } };
+// Every option is a plain `INodeProperties` literal with its check beside it (helpers/fields.ts), as
+// every parameter of the node is, so that n8n's lint reads it. A number option always holds a value
+// (its default when added), so none shows a placeholder.
 
-/** Version 1 and 2: a fixed concurrency, 1 when not set. */
-const fixedConcurrency = integerField({
-	displayName: 'Concurrency',
-	name: 'concurrency',
-	min: 1,
-	max: 50,
-	default: 1,
-	placeholder: 'e.g. 10',
-	description: 'How many items are sent at the same time (1 to 50)',
-	hint: 'Items of one asset or subscription are sent one after another, in input order; output order and item linking stay the same. A rate limit answer pauses every request of the run.',
-	displayOptions: UP_TO_VERSION_2,
-});
+const CONCURRENCY = { kind: 'integer', min: 1, max: 50 } as const;
 
 /** How the node sends, not what: read once per run, from the first item. */
 export const runOptions = {
-	concurrency: fixedConcurrency,
+	/** Version 1 and 2: a fixed concurrency, 1 when not set. */
+	concurrency: field({
+		property: {
+			displayName: 'Concurrency',
+			name: 'concurrency',
+			type: 'number',
+			default: 1,
+			typeOptions: { minValue: 1, maxValue: 50, numberPrecision: 0 },
+			description: 'How many items are sent at the same time (1 to 50)',
+			hint: 'Items of one asset or subscription are sent one after another, in input order; output order and item linking stay the same. A rate limit answer (429) pauses every execution sending to this server in this n8n process.',
+			displayOptions: { show: { '@version': [{ _cnd: { lte: 2 } }] } },
+		},
+		check: CONCURRENCY,
+	}),
 	/** From version 3 the concurrency is found automatically unless this option is added. */
-	fixedConcurrency: variant(fixedConcurrency, {
-		description:
-			'Send exactly this many items at the same time (1 to 50) instead of finding the rate the server accepts',
-		displayOptions: FROM_VERSION_3,
+	fixedConcurrency: field({
+		property: {
+			displayName: 'Concurrency',
+			name: 'concurrency',
+			type: 'number',
+			default: 1,
+			typeOptions: { minValue: 1, maxValue: 50, numberPrecision: 0 },
+			description:
+				'Send exactly this many items at the same time (1 to 50) instead of finding the rate the server accepts',
+			hint: 'Items of one asset or subscription are sent one after another, in input order; output order and item linking stay the same. A rate limit answer (429) pauses every execution sending to this server in this n8n process.',
+			displayOptions: { show: { '@version': [{ _cnd: { gte: 3 } }] } },
+		},
+		check: CONCURRENCY,
 	}),
-	maxConcurrency: integerField({
-		displayName: 'Max Concurrency',
-		name: 'maxConcurrency',
-		min: 1,
-		max: 50,
-		default: 50,
-		placeholder: 'e.g. 20',
-		description:
-			'The most requests the node has in flight at once while it finds the rate the server accepts on its own (1 to 50)',
-		hint: 'Without a Concurrency option the node speeds up while the API answers and slows down on a rate limit (429). Items of one asset or subscription are sent one after another, in input order; output order and item linking stay the same.',
-		displayOptions: FROM_VERSION_3,
+	maxConcurrency: field({
+		property: {
+			displayName: 'Max Concurrency',
+			name: 'maxConcurrency',
+			type: 'number',
+			default: 50,
+			typeOptions: { minValue: 1, maxValue: 50, numberPrecision: 0 },
+			description:
+				'The most requests the node has in flight at once while it finds the rate the server accepts on its own (1 to 50)',
+			hint: 'Without a Concurrency option the node speeds up while the API answers and slows down on a rate limit (429). Items of one asset or subscription are sent one after another, in input order; output order and item linking stay the same.',
+			displayOptions: { show: { '@version': [{ _cnd: { gte: 3 } }] } },
+		},
+		check: CONCURRENCY,
 	}),
-	maxRetries: integerField({
-		displayName: 'Max Retries',
-		name: 'maxRetries',
-		min: 0,
-		max: 10,
-		default: 5,
-		placeholder: 'e.g. 5',
-		description:
-			'How often a request is retried, with the same Idempotency-Key, after a rate limit (429), a server failure (5xx) or a network failure. Other answers are never retried.',
+	maxRetries: field({
+		property: {
+			displayName: 'Max Retries',
+			name: 'maxRetries',
+			type: 'number',
+			default: 5,
+			typeOptions: { minValue: 0, maxValue: 10, numberPrecision: 0 },
+			description:
+				'How often a request is retried, with the same Idempotency-Key, after a rate limit (429), a server failure (5xx) or a network failure. Other answers are never retried.',
+		},
+		check: { kind: 'integer', min: 0, max: 10 },
 	}),
-	retryDelay: integerField({
-		displayName: 'Retry Delay (Ms)',
-		name: 'retryDelay',
-		min: 0,
-		max: 600_000,
-		default: 1000,
-		placeholder: 'e.g. 1000',
-		description:
-			'The first wait before a retry, in milliseconds; it doubles on each further retry, with jitter',
+	retryDelay: field({
+		property: {
+			displayName: 'Retry Delay (Ms)',
+			name: 'retryDelay',
+			type: 'number',
+			default: 1000,
+			typeOptions: { minValue: 0, maxValue: 600_000, numberPrecision: 0 },
+			description:
+				'The first wait before a retry, in milliseconds; it doubles on each further retry, with jitter',
+		},
+		check: { kind: 'integer', min: 0, max: 600_000 },
 	}),
-	maxRetryWait: integerField({
-		displayName: 'Max Retry Wait (Ms)',
-		name: 'maxRetryWait',
-		min: 0,
-		max: 3_600_000,
-		default: 30000,
-		placeholder: 'e.g. 30000',
-		description:
-			'The longest single wait between retries, in milliseconds. A rate limit that asks for a longer wait fails the item instead.',
+	maxRetryWait: field({
+		property: {
+			displayName: 'Max Retry Wait (Ms)',
+			name: 'maxRetryWait',
+			type: 'number',
+			default: 30000,
+			typeOptions: { minValue: 0, maxValue: 3_600_000, numberPrecision: 0 },
+			description:
+				'The longest single wait between retries, in milliseconds. A rate limit that asks for a longer wait fails the item instead.',
+		},
+		check: { kind: 'integer', min: 0, max: 3_600_000 },
 	}),
-	timeout: integerField({
-		displayName: 'Timeout (Ms)',
-		name: 'timeout',
-		min: 1,
-		max: 3_600_000,
-		default: 30000,
-		placeholder: 'e.g. 30000',
-		description:
-			'How long one attempt may take, in milliseconds, before it is abandoned and retried with the same key',
+	timeout: field({
+		property: {
+			displayName: 'Timeout (Ms)',
+			name: 'timeout',
+			type: 'number',
+			default: 30000,
+			typeOptions: { minValue: 1, maxValue: 3_600_000, numberPrecision: 0 },
+			description:
+				'How long one attempt may take, in milliseconds, before it is abandoned and retried with the same key',
+		},
+		check: { kind: 'integer', min: 1, max: 3_600_000 },
 	}),
 };
 
 /** Read per item: the business identity of the item's action. */
-export const idempotencyKeyOption = textField({
-	displayName: 'Idempotency Key',
-	name: 'idempotencyKey',
+export const idempotencyKeyOption = field({
+	property: {
+		displayName: 'Idempotency Key',
+		name: 'idempotencyKey',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. {{ $json.submissionId }}',
+		description: 'Leave empty to derive the key from the workflow, execution, node and item',
+		hint: 'Retries replay instead of duplicating. Set a business identifier (e.g. an intake form submission ID) to make the action happen once per that identifier, across executions. A UUID is sent as is; any other text is turned into a UUID with the operation and record.',
+		// From version 4 the form's Repeat Protection takes its place (and hashes a UUID too).
+		displayOptions: { show: { '@version': [{ _cnd: { lte: 3 } }] } },
+	},
 	// Any length: what is sent is a UUID derived from it.
-	maxLength: Number.POSITIVE_INFINITY,
-	placeholder: 'e.g. {{ $json.submissionId }}',
-	description: 'Leave empty to derive the key from the workflow, execution, node and item',
-	hint: 'Retries replay instead of duplicating. Set a business identifier (e.g. an intake form submission ID) to make the action happen once per that identifier, across executions. A UUID is sent as is; any other text is turned into a UUID with the operation and record.',
-	// From version 4 the form's Repeat Protection takes its place (and hashes a UUID too).
-	displayOptions: { show: { '@version': [{ _cnd: { lte: 3 } }] } },
+	check: { kind: 'text', maxLength: Number.POSITIVE_INFINITY },
 });
 
-export const options = collection('options', 'Options', 'Add Option', [
-	...Object.values(runOptions),
-	idempotencyKeyOption,
-]);
+/** Read once per run, from the first item (outcomeItems.isDryRun). */
+export const dryRunOption: INodeProperties = {
+	displayName: 'Dry Run',
+	name: 'dryRun',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether to run every check on every item and output the request each would send (method, path, body, Idempotency-Key) without sending anything',
+	hint: 'Nothing is sent, not even to test the credential. Items that fail a check go to the error output (or stop the node) with their reasons. The keys shown belong to this execution: a real run sends keys of its own, unless they come from the row data (Repeat Protection, the Idempotency Key option).',
+};
+
+/** The Options collection: its entries listed by display name, as n8n's style asks. */
+export const options: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [
+		runOptions.concurrency.property,
+		runOptions.fixedConcurrency.property,
+		dryRunOption,
+		idempotencyKeyOption.property,
+		runOptions.maxConcurrency.property,
+		runOptions.maxRetries.property,
+		runOptions.maxRetryWait.property,
+		runOptions.retryDelay.property,
+		runOptions.timeout.property,
+	],
+};
 
 /** The run's sending mode and retry policy, from the options of the first item; an option not set takes its default. */
 export function readRunOptions(input: ItemInput): { sending: Sending; policy: RetryPolicy } {

@@ -22,6 +22,7 @@ import {
 import * as asset from './asset/Asset.resource';
 import type { InventoryOperation, OperationMap, Resource } from './node.type';
 import { idempotencyKeyOption, readRunOptions } from './options.description';
+import { dryRunFailure, dryRunItemJson, errorItemJson, isDryRun } from './outcomeItems';
 import * as subscription from './subscription/Subscription.resource';
 
 const operations: OperationMap = {
@@ -84,6 +85,24 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		},
 	);
 
+	if (isDryRun(this)) {
+		// Every check ran while the requests were built; nothing is sent.
+		const failures: Array<{ itemIndex: number; error: NodeApiError | NodeOperationError }> = [];
+		const dryRunItems = requests.map((request, itemIndex) => {
+			if (!(request instanceof Error)) {
+				return {
+					json: dryRunItemJson(request, connection.baseUrl, keyedByData.has(itemIndex)),
+					pairedItem: { item: itemIndex },
+				};
+			}
+			failures.push({ itemIndex, error: request });
+			return { json: errorItemJson(request, node), pairedItem: { item: itemIndex } };
+		});
+		if (failures.length > 0 && !this.continueOnFail())
+			throw dryRunFailure(node, failures, items.length);
+		return [dryRunItems];
+	}
+
 	// Shared by every execution to this server and credential in the process: rate, pause and records.
 	const sendingRun = openSendingRun(this, connection, sending);
 	const { throttle } = sendingRun;
@@ -114,9 +133,12 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			} catch (caught) {
 				const error = asNodeError(caught, itemIndex);
 				if (this.continueOnFail()) {
-					// `{ error }` alone is what every n8n version (1.x too) routes to the error output, where
-					// n8n adds the input item's fields; the message names the field or record and the item.
-					results[itemIndex] = { json: { error: error.message }, pairedItem: { item: itemIndex } };
+					// Routed to the error output, where n8n adds the input item's fields (see errorItemJson);
+					// the message names the field or record and the item.
+					results[itemIndex] = {
+						json: errorItemJson(error, node),
+						pairedItem: { item: itemIndex },
+					};
 				} else if (!failure || itemIndex < failure.index) failure = { index: itemIndex, error };
 				return false;
 			}

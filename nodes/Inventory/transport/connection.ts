@@ -1,5 +1,7 @@
-import type { ICredentialsDecrypted, IExecuteFunctions } from 'n8n-workflow';
+import type { ICredentialsDecrypted, IExecuteFunctions, IN8nHttpFullResponse } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+
+import { isGatewayStatus } from './failures';
 
 export const CREDENTIAL_TYPE = 'inventoryApi';
 
@@ -12,6 +14,24 @@ export interface InventoryConnection {
 	credential: ICredentialsDecrypted;
 }
 
+/**
+ * The Base URL as users paste it, reduced to the service's address: spaces and trailing slashes
+ * dropped, and a trailing `/api/v1` (how many APIs print their address) taken as the base, since the
+ * node appends `/api/v1/...` itself.
+ */
+export function normalizeBaseUrl(raw: unknown): string {
+	return String(raw ?? '')
+		.trim()
+		.replace(/\/+$/, '')
+		.replace(/\/api\/v1$/i, '')
+		.replace(/\/+$/, '');
+}
+
+/** Whether a normalized Base URL is an http(s) address with a host. */
+export function isHttpAddress(baseUrl: string): boolean {
+	return /^https?:\/\/[^/]/i.test(baseUrl);
+}
+
 /** The node's credential, read once per run; its Base URL must be an http(s) address. */
 export async function openConnection(context: IExecuteFunctions): Promise<InventoryConnection> {
 	const credentials = await context.getCredentials<{
@@ -20,10 +40,8 @@ export async function openConnection(context: IExecuteFunctions): Promise<Invent
 		ignoreSslIssues?: boolean;
 	}>(CREDENTIAL_TYPE);
 	const nodeCredential = context.getNode().credentials?.[CREDENTIAL_TYPE];
-	const baseUrl = String(credentials.baseUrl ?? '')
-		.trim()
-		.replace(/\/+$/, '');
-	if (!/^https?:\/\/[^/]/i.test(baseUrl)) {
+	const baseUrl = normalizeBaseUrl(credentials.baseUrl);
+	if (!isHttpAddress(baseUrl)) {
 		throw new NodeOperationError(
 			context.getNode(),
 			'The Base URL of the Inventory API credential must start with http:// or https://',
@@ -44,4 +62,69 @@ export async function openConnection(context: IExecuteFunctions): Promise<Invent
 			data: credentials,
 		},
 	};
+}
+
+/** The path of the request that checks an address (also the credential test's): a to-do that cannot be created. */
+export const ADDRESS_CHECK_PATH = '/api/v1/assets/0/todos';
+/** The fixed key of that request: it is always refused, so the key never records anything. */
+export const ADDRESS_CHECK_IDEMPOTENCY_KEY = '00000000-0000-4000-8000-000000000000';
+
+/** How the Base URL answered a request without a token; the Inventory API answers every such request with 401. */
+export interface AddressCheck {
+	isApi: boolean;
+	statusCode?: number;
+	body?: unknown;
+}
+
+const addressChecks = new WeakMap<InventoryConnection, Promise<AddressCheck>>();
+
+/**
+ * Whether the Base URL leads to the Inventory API, asked once per run, only when an answer could come
+ * from another service too (a JSON 404 with a message: n8n's own address answers so). One request
+ * without a token, which changes nothing: the API answers it 401; another server does not. A rate
+ * limit, a gateway's answer or no answer at all leave the doubt to the API.
+ */
+export async function checkApiAddress(
+	context: IExecuteFunctions,
+	connection: InventoryConnection,
+	timeoutMs: number,
+): Promise<AddressCheck> {
+	let check = addressChecks.get(connection);
+	if (!check) {
+		const anonymous: ICredentialsDecrypted = {
+			...connection.credential,
+			data: { ...connection.credential.data, apiToken: '' },
+		};
+		check = (
+			context.helpers.httpRequestWithAuthentication.call(
+				context,
+				CREDENTIAL_TYPE,
+				{
+					method: 'POST',
+					url: `${connection.baseUrl}${ADDRESS_CHECK_PATH}`,
+					headers: {
+						Accept: 'application/json',
+						'Content-Type': 'application/json',
+						'Idempotency-Key': ADDRESS_CHECK_IDEMPOTENCY_KEY,
+					},
+					body: {},
+					json: true,
+					returnFullResponse: true,
+					ignoreHttpStatusErrors: true,
+					timeout: timeoutMs,
+					skipSslCertificateValidation: connection.ignoreSslIssues,
+				},
+				{ credentialsDecrypted: anonymous },
+			) as Promise<IN8nHttpFullResponse>
+		).then(
+			({ statusCode, body }): AddressCheck => ({
+				isApi: statusCode === 401 || isGatewayStatus(statusCode),
+				statusCode,
+				body,
+			}),
+			(): AddressCheck => ({ isApi: true }),
+		);
+		addressChecks.set(connection, check);
+	}
+	return await check;
 }

@@ -3,11 +3,42 @@ import { NodeApiError } from 'n8n-workflow';
 
 import type { InventoryRequest } from './request';
 import {
+	answerFate,
+	apiErrorBody,
+	bodyKind,
+	FATE_WORDS,
 	isCertificateFailure,
+	isGatewayStatus,
 	networkCodeWords,
 	readConflict,
 	type NetworkFailure,
+	type RequestFate,
 } from './failures';
+
+/** What a failed item's error item carries besides the message: what a user needs to fix or retry the row. */
+export interface FailureDetails {
+	/** The HTTP status, when a server answered. */
+	status: number | null;
+	/** The API's own message, when the Inventory API answered. */
+	apiMessage: string | null;
+	/** The API's per-field reasons, nested fields as dotted paths (`field_values.5`). */
+	reasons: Record<string, string>;
+	fate: RequestFate;
+	/** The key that replays the request, when it was built. */
+	idempotencyKey: string | null;
+}
+
+const detailsOfErrors = new WeakMap<Error, FailureDetails>();
+
+/** The details of an error this module made; undefined for any other error. */
+export function failureDetailsOf(error: Error): FailureDetails | undefined {
+	return detailsOfErrors.get(error);
+}
+
+function withDetails<E extends Error>(error: E, details: FailureDetails): E {
+	detailsOfErrors.set(error, details);
+	return error;
+}
 
 /** Removes the token from any text that could reach a message, output or log. */
 function redact(text: string, secret: string): string {
@@ -34,25 +65,40 @@ function excerpt(body: unknown): string {
 		: text;
 }
 
-/** An error body's fields, when it is a JSON object. */
-function errorBody(body: unknown): { message?: unknown; errors?: unknown } {
-	return body && typeof body === 'object' && !Array.isArray(body) ? body : {};
-}
-
-/** The `message` of an error body, when it has one. */
+/** The `message` of an error body of the API, when it is one. */
 export function apiMessageOf(body: unknown): string | undefined {
-	const { message } = errorBody(body);
-	return typeof message === 'string' ? message : undefined;
+	return apiErrorBody(body)?.message;
 }
 
-/** The per-field problems of a 422 body's `errors` object, one line a field. */
-function fieldProblems(body: unknown): string[] {
-	const { errors } = errorBody(body);
-	if (!errors || typeof errors !== 'object' || Array.isArray(errors)) return [];
-	return Object.entries(errors).map(([field, problems]) => {
-		const list = Array.isArray(problems) ? problems.map(String) : [String(problems)];
-		return `${field}: ${list.join(' ')}`;
-	});
+const MAX_REASONS = 50;
+const MAX_DEPTH = 6;
+
+/** Collects the problems under `value` as [dotted path, text] pairs; nested objects and lists become paths. */
+function collectProblems(value: unknown, path: string, into: Array<[string, string]>, depth = 0) {
+	if (into.length >= MAX_REASONS) return;
+	if (Array.isArray(value)) {
+		const texts: string[] = [];
+		value.forEach((entry, index) => {
+			if (entry && typeof entry === 'object' && depth < MAX_DEPTH)
+				collectProblems(entry, path ? `${path}.${index}` : String(index), into, depth + 1);
+			else texts.push(String(entry));
+		});
+		if (texts.length > 0) into.push([path, texts.join(' ')]);
+	} else if (value && typeof value === 'object' && depth < MAX_DEPTH) {
+		for (const [key, entry] of Object.entries(value))
+			collectProblems(entry, path ? `${path}.${key}` : key, into, depth + 1);
+	} else if (value !== undefined) {
+		into.push([path, typeof value === 'object' ? JSON.stringify(value) : String(value)]);
+	}
+}
+
+/** The per-field problems of a 422 body's `errors` object, nested ones as dotted paths (`field_values.5`). */
+export function fieldReasons(body: unknown): Record<string, string> {
+	const errors = apiErrorBody(body)?.errors;
+	if (!errors || typeof errors !== 'object' || Array.isArray(errors)) return {};
+	const pairs: Array<[string, string]> = [];
+	collectProblems(errors, '', pairs);
+	return Object.fromEntries(pairs);
 }
 
 const retriesText = (count: number) => `${count} ${count === 1 ? 'retry' : 'retries'}`;
@@ -65,6 +111,12 @@ interface Answer {
 	reason?: string;
 	excerpt: string;
 	problems: string[];
+	/** The credential's Base URL, redacted, named when the answer is not the API's. */
+	baseUrl: string;
+	/** What the body is when it is not the API's answer, e.g. "an HTML page"; undefined when it is. */
+	notApi?: string;
+	/** The status a request without a token got at the Base URL, when that showed it is not the API. */
+	anonymousStatus?: number;
 	retryAfterMs?: number;
 	/** The option named in the 429 advice: Concurrency or Max Concurrency. */
 	concurrencyOption: string;
@@ -119,7 +171,7 @@ const WORDING_BY_STATUS: Record<number, (answer: Answer) => Wording> = {
 	}),
 	404: ({ request, reason }) => ({
 		message: `${request.record} was not found in this token's organization (404)`,
-		description: `Check the ID: records of other organizations are reported as not found.${saidSo(reason)}`,
+		description: `Check the ID: records of other organizations are reported as not found. If every item fails so, check the credential's Base URL (its Test button tells).${saidSo(reason)}`,
 	}),
 	409: conflictWording,
 	422: ({ reason, problems }) => ({
@@ -134,20 +186,41 @@ const WORDING_BY_STATUS: Record<number, (answer: Answer) => Wording> = {
 	}),
 };
 
+const CHECK_BASE_URL = (baseUrl: string) =>
+	`Open the "Inventory API" credential of this node and check its Base URL (${baseUrl || 'empty'}): it must be the address of your Inventory service, e.g. https://inventory.example.com (a trailing /api/v1 is fine). The credential's Test button tells whether it leads to the Inventory API.`;
+
+/** An answer that is not the Inventory API's: the Base URL leads elsewhere, or a gateway answered for it. */
+function notApiWording(answer: Answer & { notApi: string }): Wording {
+	const { statusCode, notApi, baseUrl, retries } = answer;
+	const began = answer.excerpt ? ` The answer began with: ${answer.excerpt}` : '';
+	if (answer.anonymousStatus !== undefined) {
+		return {
+			message: `The credential's Base URL does not lead to the Inventory API: it answered ${statusCode}${answer.reason ? ` ("${answer.reason}")` : ''}, and ${answer.anonymousStatus} to a request without a token, where the Inventory API answers 401`,
+			description: `${CHECK_BASE_URL(baseUrl)} Nothing reached the Inventory API.`,
+		};
+	}
+	const answered = `The server at the credential's Base URL answered ${statusCode} with ${notApi}, not the Inventory API's JSON`;
+	if (isGatewayStatus(statusCode)) {
+		return {
+			message: `${answered}, after ${retriesText(retries)}`,
+			description: `A proxy or gateway in front of the service may be failing; a retry sends the same Idempotency-Key (${answer.request.idempotencyKey}). If this persists: ${CHECK_BASE_URL(baseUrl)}${began}`,
+		};
+	}
+	return {
+		message: answered,
+		description: `${CHECK_BASE_URL(baseUrl)} Nothing reached the Inventory API.${began}`,
+	};
+}
+
 function wordingOf(answer: Answer): Wording {
-	const { statusCode, reason } = answer;
+	const { statusCode, reason, notApi } = answer;
+	if (notApi !== undefined) return notApiWording({ ...answer, notApi });
 	const byStatus = WORDING_BY_STATUS[statusCode];
 	if (byStatus) return byStatus(answer);
 	if (statusCode >= 500) {
 		return {
 			message: `The Inventory API failed (${statusCode}) after ${retriesText(answer.retries)}`,
 			description: reason ?? answer.excerpt,
-		};
-	}
-	if (statusCode >= 200 && statusCode < 300) {
-		return {
-			message: `The Inventory API answered ${statusCode} without the expected JSON "data" object`,
-			description: `Check the Base URL of the credential: it must point at the Inventory service. Response began with: ${answer.excerpt || '(empty body)'}`,
 		};
 	}
 	return {
@@ -168,24 +241,56 @@ export function answerError(
 		| 'retryAfterMs'
 		| 'concurrencyOption'
 		| 'unansweredAttempt'
-	> & { body: unknown },
+	> & {
+		body: unknown;
+		baseUrl?: string;
+		/** An earlier attempt of this request got no answer (it may have been applied). */
+		earlierUnanswered?: boolean;
+		/** The status a request without a token got at the Base URL, when that showed it is not the API. */
+		anonymousStatus?: number;
+	},
 ): NodeApiError {
+	const success = failed.statusCode >= 200 && failed.statusCode < 300;
+	// A success without the `data` envelope, or an error without the API's JSON message, is not the
+	// API's; nor is a JSON error from an address that does not answer as the API (checkApiAddress).
+	const fromApi =
+		!success && apiErrorBody(failed.body) !== undefined && failed.anonymousStatus === undefined;
 	const apiMessage = apiMessageOf(failed.body);
 	const reason = apiMessage ? redact(apiMessage, token) : undefined;
-	const problems = fieldProblems(failed.body).map((line) => redact(line, token));
+	const reasons = Object.fromEntries(
+		Object.entries(fieldReasons(failed.body)).map(([field, text]) => [
+			redact(field, token),
+			redact(text, token),
+		]),
+	);
 	const { message, description } = wordingOf({
 		...failed,
 		reason,
-		problems,
+		problems: Object.entries(reasons).map(([field, text]) => `${field}: ${text}`),
+		baseUrl: redact(failed.baseUrl ?? '', token),
+		notApi: fromApi ? undefined : bodyKind(failed.body),
+		anonymousStatus: failed.anonymousStatus,
 		excerpt: redact(excerpt(failed.body), token),
 	});
 	const errorResponse: JsonObject = { httpCode: String(failed.statusCode), message };
 	if (reason) errorResponse.apiMessage = reason;
-	return new NodeApiError(node, errorResponse, {
+	const error = new NodeApiError(node, errorResponse, {
 		message,
 		description,
 		httpCode: String(failed.statusCode),
 		itemIndex: failed.request.itemIndex,
+	});
+	return withDetails(error, {
+		status: failed.statusCode,
+		apiMessage: fromApi ? (reason ?? null) : null,
+		reasons,
+		fate: answerFate({
+			statusCode: failed.statusCode,
+			fromApi,
+			apiMessage,
+			earlierUnanswered: failed.earlierUnanswered === true,
+		}),
+		idempotencyKey: failed.request.idempotencyKey,
 	});
 }
 
@@ -194,9 +299,16 @@ export function networkError(
 	node: INode,
 	token: string,
 	baseUrl: string,
-	failed: { request: InventoryRequest; retries: number; failure: NetworkFailure },
+	failed: {
+		request: InventoryRequest;
+		retries: number;
+		failure: NetworkFailure;
+		/** An earlier attempt of this request got no answer (it may have been applied). */
+		earlierUnanswered?: boolean;
+	},
 ): NodeApiError {
 	const { request, retries, failure } = failed;
+	const mayHaveBeenApplied = failure.fateUnknown || failed.earlierUnanswered === true;
 	const key = request.idempotencyKey;
 	const url = redact(baseUrl, token);
 	const what =
@@ -210,12 +322,21 @@ export function networkError(
 	const check = isCertificateFailure(failure.code)
 		? `The server at ${url} uses a certificate n8n does not trust (self-signed or from a private certificate authority). Give n8n the authority's certificate with the environment variable NODE_EXTRA_CA_CERTS, or turn on "Ignore SSL Issues (Insecure)" in the credential.`
 		: `Network failure ${failure.code}. Check the Base URL of the credential (${url}) and the network between n8n and the service.`;
-	const fate = failure.fateUnknown
+	const fate = mayHaveBeenApplied
 		? `The request may have reached the API and been applied. The same Idempotency-Key (${key}) replays it, so Retry On Fail or Retry execution is safe: it never creates a second record.`
 		: `Nothing was sent to the Inventory API; a retry sends the same Idempotency-Key (${key}).`;
-	return new NodeApiError(
+	const error = new NodeApiError(
 		node,
 		{ networkCode: failure.code, message },
 		{ message, description: `${check} ${fate}`, itemIndex: request.itemIndex },
 	);
+	return withDetails(error, {
+		status: null,
+		apiMessage: null,
+		reasons: {},
+		fate: mayHaveBeenApplied ? 'mayHaveBeenApplied' : 'notSent',
+		idempotencyKey: key,
+	});
 }
+
+export { FATE_WORDS, type RequestFate };

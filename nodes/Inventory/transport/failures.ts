@@ -160,3 +160,98 @@ export function isInFlightConflict(
 		readConflict(apiMessage, afterUnansweredAttempt) === 'earlierAttemptInFlight'
 	);
 }
+
+/*
+ * Whether an answer comes from the Inventory API. The contract makes every response JSON, wraps every
+ * success in a `data` object and gives every error body a `message`. Anything else (an HTML page, a
+ * text, an empty body, JSON of another shape) comes from something else at the Base URL: a web server,
+ * another service, a proxy with a page of its own.
+ */
+
+/** A JSON object, also when it arrived as text (a server that does not say it sends JSON). */
+function jsonObject(body: unknown): Record<string, unknown> | undefined {
+	let value = body;
+	if (typeof value === 'string' && /^\s*\{/.test(value)) {
+		try {
+			value = JSON.parse(value);
+		} catch {
+			return undefined;
+		}
+	}
+	return value && typeof value === 'object' && !Array.isArray(value) && !Buffer.isBuffer(value)
+		? (value as Record<string, unknown>)
+		: undefined;
+}
+
+/** The body of an error answer of the Inventory API: a JSON object with a `message`. */
+export function apiErrorBody(body: unknown): { message: string; errors?: unknown } | undefined {
+	const object = jsonObject(body);
+	return object && typeof object.message === 'string'
+		? (object as { message: string; errors?: unknown })
+		: undefined;
+}
+
+/** Whether an answer that is not a success is the Inventory API's own. */
+export function isApiError(body: unknown): boolean {
+	return apiErrorBody(body) !== undefined;
+}
+
+/** What a body that is not the API's is, in words. */
+export function bodyKind(body: unknown): string {
+	if (body === undefined || body === '') return 'an empty body';
+	if (typeof body !== 'string' && !Buffer.isBuffer(body)) return 'JSON of another shape';
+	const text = Buffer.isBuffer(body) ? body.toString('utf8', 0, 2000) : String(body);
+	if (jsonObject(text)) return 'JSON of another shape';
+	if (/^\s*</.test(text) || /<html|<!doctype/i.test(text)) return 'an HTML page';
+	return text.trim() === '' ? 'an empty body' : 'a text';
+}
+
+/**
+ * Statuses that gateways and load balancers in front of a service answer with a page of their own
+ * while the service is briefly unreachable or overloaded. They are retried (same key) whatever their
+ * body; any other answer that is not the API's fails at once: waiting does not change an address.
+ */
+const GATEWAY_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
+
+export function isGatewayStatus(statusCode: number): boolean {
+	return GATEWAY_STATUSES.has(statusCode);
+}
+
+/** What is known of a failed request's fate, as the error item reports it. */
+export type RequestFate =
+	/** It never reached the Inventory API (not sent, or sent to a server that is not the API): nothing applied. */
+	| 'notSent'
+	/** The API answered and refused it: nothing applied. */
+	| 'rejected'
+	/** It may have been applied (no answer, a server failure, an attempt still in progress): the same key replays it. */
+	| 'mayHaveBeenApplied';
+
+export const FATE_WORDS: Readonly<Record<RequestFate, string>> = {
+	notSent: 'The request never reached the Inventory API: nothing was applied.',
+	rejected: 'The Inventory API refused the request: nothing was applied.',
+	mayHaveBeenApplied:
+		'The request may have reached the Inventory API and been applied; the same Idempotency-Key replays it instead of applying it twice.',
+};
+
+/** The fate of a request whose last attempt got this answer. */
+export function answerFate(answer: {
+	statusCode: number;
+	fromApi: boolean;
+	/** The API's message, for a 409's reading. */
+	apiMessage?: string;
+	/** An earlier attempt of the same request got no answer and may have been applied. */
+	earlierUnanswered: boolean;
+}): RequestFate {
+	const { statusCode, fromApi, apiMessage, earlierUnanswered } = answer;
+	if (earlierUnanswered && (statusCode === 429 || statusCode >= 500 || !fromApi))
+		return 'mayHaveBeenApplied';
+	if (!fromApi)
+		return isGatewayStatus(statusCode) && statusCode !== 429 ? 'mayHaveBeenApplied' : 'notSent';
+	if (statusCode >= 500) return 'mayHaveBeenApplied';
+	if (statusCode === 409) {
+		const reading = readConflict(apiMessage, earlierUnanswered);
+		if (reading === 'earlierAttemptInFlight' || reading === 'keyInFlight')
+			return 'mayHaveBeenApplied';
+	}
+	return 'rejected';
+}

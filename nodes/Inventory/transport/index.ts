@@ -4,10 +4,11 @@ import type {
 	IHttpRequestOptions,
 	IN8nHttpFullResponse,
 } from 'n8n-workflow';
+
 import { ExecutionStopped, throwIfStopped, waitUnlessStopped } from './cancel';
-import { CREDENTIAL_TYPE, type InventoryConnection } from './connection';
+import { checkApiAddress, CREDENTIAL_TYPE, type InventoryConnection } from './connection';
 import { answerError, apiMessageOf, networkError } from './errors';
-import { classifyNetworkFailure, isInFlightConflict } from './failures';
+import { classifyNetworkFailure, isApiError, isInFlightConflict } from './failures';
 import type { InventoryRequest } from './request';
 import { networkRetryWait, parseRetryAfter, retryWait, type RetryPolicy } from './retry';
 import type { SendThrottle } from './throttle';
@@ -64,7 +65,7 @@ export async function sendInventoryRequest(
 	const fail = (
 		statusCode: number,
 		body: unknown,
-		extra: { retryAfterMs?: number; inFlight?: boolean } = {},
+		extra: { retryAfterMs?: number; inFlight?: boolean; anonymousStatus?: number } = {},
 	) =>
 		answerError(this.getNode(), connection.token, {
 			request,
@@ -74,6 +75,9 @@ export async function sendInventoryRequest(
 			retryAfterMs: extra.retryAfterMs,
 			concurrencyOption: policy.concurrencyOption,
 			unansweredAttempt: extra.inFlight ? unansweredAttempt : undefined,
+			baseUrl: connection.baseUrl,
+			earlierUnanswered: unansweredAttempt !== undefined,
+			anonymousStatus: extra.anonymousStatus,
 		});
 
 	for (; ; retries++) {
@@ -98,6 +102,7 @@ export async function sendInventoryRequest(
 			// n8n aborts the request in flight when it cancels the execution: that is no network failure.
 			throwIfStopped(signal);
 			const failure = classifyNetworkFailure(error);
+			const earlierUnanswered = unansweredAttempt !== undefined;
 			if (failure.fateUnknown) unansweredAttempt = failure.code;
 			const waitMs = networkRetryWait(policy, retries, failure);
 			if (waitMs === undefined)
@@ -105,6 +110,7 @@ export async function sendInventoryRequest(
 					request,
 					retries,
 					failure,
+					earlierUnanswered,
 				});
 			await waitUnlessStopped(waitMs, signal);
 			continue;
@@ -121,8 +127,14 @@ export async function sendInventoryRequest(
 			statusCode,
 			retryAfterMs: parseRetryAfter(headers),
 			inFlight: isInFlightConflict(statusCode, apiMessageOf(body), unansweredAttempt !== undefined),
+			fromApi: isApiError(body),
 		};
 		const waitMs = retryWait(policy, retries, answer);
+		if (waitMs === undefined && statusCode === 404 && answer.fromApi) {
+			// Another service may answer JSON 404s too (n8n at its own address): is this the API?
+			const address = await checkApiAddress(this, connection, policy.timeoutMs);
+			if (!address.isApi) throw fail(statusCode, body, { anonymousStatus: address.statusCode });
+		}
 		if (waitMs === undefined) throw fail(statusCode, body, answer);
 		// A rate limit holds back every request to the server (the throttle decides how long for the
 		// others); the request it answered waits it out in full, as every other wait.

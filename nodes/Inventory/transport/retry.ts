@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { NetworkFailure } from './failures';
+import { isGatewayStatus, type NetworkFailure } from './failures';
 
 export interface RetryPolicy {
 	/** Retries after the first attempt, for 429, 5xx, network failures and a 409 of a request in flight. */
@@ -61,12 +61,14 @@ export interface FailedAnswer {
 	statusCode: number;
 	retryAfterMs: number | undefined;
 	inFlight: boolean;
+	/** The body is the Inventory API's (JSON with a message); false for a page of another server. */
+	fromApi?: boolean;
 }
 
 /**
  * How long to wait before sending the same request again (same key) after this answer; undefined when
  * the answer is final: the retries are spent, or it needs a change, not patience (401, 403, 404, 422,
- * a named 409), or the API asks for a longer wait than the policy allows.
+ * a named 409, a server that is not the API), or the API asks for a longer wait than the policy allows.
  */
 export function retryWait(
 	policy: RetryPolicy,
@@ -75,6 +77,8 @@ export function retryWait(
 ): number | undefined {
 	if (retries >= policy.maxRetries) return undefined;
 	const { statusCode, retryAfterMs, inFlight } = answer;
+	// Another server's answer (a web page, another service) does not change by waiting; a gateway's may.
+	if (answer.fromApi === false && !isGatewayStatus(statusCode)) return undefined;
 	if (statusCode === 429) {
 		const waitMs = retryAfterMs ?? backoffDelay(policy, retries);
 		return waitMs <= policy.maxDelayMs ? waitMs : undefined;

@@ -268,7 +268,7 @@ export async function agent({ n8n, sandbox, api, model, screenshotDir, skipBrows
 			const acquisitionTool = tools[toolNamed(first, 'Record_acquisition')];
 			assertEqual(
 				acquisitionTool.description,
-				'Record asset acquisition by numeric asset ID and event type ID in Inventory',
+				"Record how an asset was acquired (purchase, lease, donation) in Inventory, by the asset's numeric ID and the numeric ID of an acquisition event type, with its price, date and notes",
 				'the acquisition tool description the model got',
 			);
 			assertEqual(
@@ -278,7 +278,7 @@ export async function agent({ n8n, sandbox, api, model, screenshotDir, skipBrows
 			);
 			assertEqual(
 				tools[toolNamed(first, 'Create_tagging')].description,
-				'Create to-do on asset by numeric asset ID in Inventory',
+				"Create a to-do on an asset in Inventory, by the asset's numeric ID",
 				'the to-do tool description',
 			);
 
@@ -319,7 +319,7 @@ export async function agent({ n8n, sandbox, api, model, screenshotDir, skipBrows
 			const refusedError = JSON.parse(refused.content)[0].error;
 			assertEqual(
 				refusedError,
-				'Price must have at most two decimal places, got 189.999 [item 0]',
+				'Price must have at most two decimal places, got 189.999: round it in the expression, e.g. {{ Math.round(x * 100) / 100 }} or {{ x.round(2) }} [item 0]',
 				'the error the agent got for the bad price',
 			);
 			assertEqual(

@@ -9,6 +9,7 @@ import {
 	requestsSince,
 	runOf,
 } from '../lib/checks.mjs';
+import { HOST_FLAVOR } from '../lib/host.mjs';
 import { API_TOKEN } from '../lib/sandbox.mjs';
 import { assert, assertEqual } from '../lib/util.mjs';
 import * as W from '../lib/workflows.mjs';
@@ -131,6 +132,57 @@ export async function headless({ n8n, sandbox }, check) {
 		const state = await sandbox.state();
 		assertEqual(state.todos.map((t) => t.asset_id).sort(), [1005, 1006], 'to-dos in the sandbox');
 	});
+
+	// n8n routes `{ error, details }` to the error output from 2.36 on; n8n 1.x keeps version 3's `{ error }`.
+	if (HOST_FLAVOR === 'n8n2')
+		await check(
+			'headless: error output of version 4 (status, reasons, fate, key, the input row)',
+			async () => {
+				await sandbox.reset();
+				const seq = await lastSeq(sandbox);
+				const r = await executeOk(n8n, W.errorDetailsWorkflow().id);
+				const [run] = runOf(r, 'Create To-Do');
+				assertEqual(
+					outputItems(run, 0).map((o) => o.asset_id),
+					[1005],
+					'items on the success output',
+				);
+				const sent = await requestsSince(sandbox, seq);
+				assertEqual(
+					sent.map((q) => [q.path, q.status]),
+					[
+						['/api/v1/assets/1005/todos', 201],
+						['/api/v1/assets/1006/todos', 422],
+					],
+					'requests at the sandbox (row 4 never sent)',
+				);
+				const [refused, unchecked] = outputItems(run, 1);
+				assertEqual(
+					[refused.sheetRow, refused.assetId, refused.title, refused.user],
+					[3, 1006, 'Assign to a person', 501],
+					'the input row merged into the refused row',
+				);
+				assert(
+					/^The Inventory API rejected the input \(422\)/.test(refused.error),
+					`error: ${refused.error}`,
+				);
+				const { status, reasons, fate, idempotencyKey, apiMessage } = refused.details ?? {};
+				assertEqual([status, fate, idempotencyKey], [422, 'rejected', sent[1].key], 'details');
+				assert(typeof apiMessage === 'string' && apiMessage !== '', `apiMessage: ${apiMessage}`);
+				assert(
+					typeof reasons?.assigned_to === 'string' && !reasons.assigned_to.includes('[object'),
+					`reasons: ${JSON.stringify(reasons)}`,
+				);
+				assertEqual(
+					[unchecked.sheetRow, unchecked.details?.fate, unchecked.details?.idempotencyKey],
+					[4, 'notSent', null],
+					'the row that failed its check',
+				);
+				assert(/Name must be at most 255 characters/.test(unchecked.error), unchecked.error);
+				assertEqual(outputItems(runOf(r, 'Failed')[0]).length, 2, 'Failed node items');
+				assert(!JSON.stringify(run).includes(API_TOKEN), 'the API token must not appear');
+			},
+		);
 
 	await check('headless: the node runs twice in one execution (loop)', async () => {
 		await sandbox.reset();

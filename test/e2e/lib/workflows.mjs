@@ -3,6 +3,7 @@
 // (docs/api.md and the README's Operations).
 
 import {
+	ALL_OPERATIONS_NODES,
 	PER_LICENSE_BILLING,
 	createTodoParameters,
 	recordAcquisitionParameters,
@@ -301,6 +302,46 @@ export const errorOutputWorkflow = () => {
 	return wf;
 };
 
+/**
+ * Node version 4's error item on the error output: row 2 is refused by the API (422, a person's ID
+ * where an organization user is required), row 3 fails its check (a name over 255 characters).
+ */
+export const errorDetailsWorkflow = () => {
+	const wf = workflow(
+		'e2eWfErrorDetails',
+		'E2E: error output with details (version 4)',
+		[
+			trigger(),
+			items(
+				'Rows',
+				[
+					{ sheetRow: 2, assetId: 1005, title: 'Inspect' },
+					{ sheetRow: 3, assetId: 1006, title: 'Assign to a person', user: 501 },
+					{ sheetRow: 4, assetId: 1007, title: 'x'.repeat(256) },
+				],
+				[220, 0],
+			),
+			inventoryNode({
+				id: 'inv-error-details',
+				name: 'Create To-Do',
+				position: [440, 0],
+				typeVersion: 4,
+				onError: 'continueErrorOutput',
+				parameters: createTodoParameters(
+					// Repeat Protection kept to this execution's retries: the keys are derived.
+					{ ...TODO_FROM_ITEM, repeatProtection: 'execution' },
+					{ assignedTo: '={{ $json.user ?? "" }}' },
+				),
+			}),
+			noOp('Succeeded', [660, -100]),
+			noOp('Failed', [660, 100]),
+		],
+		chain(TRIGGER, 'Rows', 'Create To-Do'),
+	);
+	wf.connections['Create To-Do'] = { main: [[link('Succeeded')], [link('Failed')]] };
+	return wf;
+};
+
 /** The same Inventory node runs twice in one execution (Loop Over Items, batch size 1). */
 export const loopWorkflow = () => {
 	const wf = workflow(
@@ -403,41 +444,7 @@ export const editorWorkflow = () =>
 	workflow(
 		'e2eWfEditorView1',
 		'Inventory: all operations',
-		[
-			trigger([0, 0]),
-			inventoryNode({
-				id: 'ed-create-todo',
-				name: 'Create To-Do',
-				position: [260, -160],
-				parameters: createTodoParameters({}, { dueDate: '2026-12-31T00:00:00', assignedTo: 102 }),
-			}),
-			inventoryNode({
-				id: 'ed-update-billing',
-				name: 'Update Billing',
-				position: [260, 0],
-				// Subscription 2002 as seeded.
-				parameters: updateBillingParameters(
-					{ subscriptionId: '2002', priceModel: 'per_license', licenseCount: 25 },
-					{},
-				),
-			}),
-			inventoryNode({
-				id: 'ed-acquisition',
-				name: 'Record Acquisition',
-				position: [260, 160],
-				// version 2: Payment, Billing Frequency and Number of Payments in one Payment entry
-				typeVersion: 2,
-				parameters: recordAcquisitionParameters(
-					{ assetId: '1003', eventTypeId: '302' },
-					{
-						paymentPlan: {
-							plan: { payment: 100, billingFrequency: 'monthly', numberOfPayments: 12 },
-						},
-						fieldValues: { values: [{ fieldId: '401', value: 'LC-1' }] },
-					},
-				),
-			}),
-		],
+		[trigger([0, 0]), ...ALL_OPERATIONS_NODES.map((node) => inventoryNode(node))],
 		{
 			[TRIGGER]: {
 				main: [[link('Create To-Do'), link('Update Billing'), link('Record Acquisition')]],

@@ -1,6 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { operationSelector } from '../../helpers/fields';
 import * as createTodo from './createTodo.operation';
 import * as recordAcquisition from './recordAcquisition.operation';
 
@@ -8,22 +7,30 @@ import * as recordAcquisition from './recordAcquisition.operation';
 export const operations = { createTodo, recordAcquisition };
 
 export const description: INodeProperties[] = [
-	operationSelector('asset', [
-		{
-			name: 'Create To-Do',
-			value: 'createTodo',
-			description:
-				'Create a to-do (a task, e.g. "Tag and label") on one asset. \'Asset ID\' is the numeric ID of the asset in your organization. Returns the created to-do with its ID.',
-			action: 'Create to-do on asset by numeric asset ID',
-		},
-		{
-			name: 'Record Acquisition',
-			value: 'recordAcquisition',
-			description:
-				"Record how an asset was acquired (purchase, lease, donation, …) with its price, date and vendor. 'Asset ID' is the numeric ID of the asset in your organization; 'Event Type ID' is the numeric ID of one of your organization's acquisition event types. Returns the IDs of the asset events it created.",
-			action: 'Record asset acquisition by numeric asset ID and event type ID',
-		},
-	]),
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['asset'] } },
+		options: [
+			{
+				name: 'Create To-Do',
+				value: 'createTodo',
+				description:
+					'Create a to-do (a task, e.g. "Tag and label") on one asset. \'Asset ID\' is the numeric ID of the asset in your organization. Returns the created to-do with its ID.',
+				action: 'Create a todo',
+			},
+			{
+				name: 'Record Acquisition',
+				value: 'recordAcquisition',
+				description:
+					"Record how an asset was acquired (purchase, lease, donation, …) with its price, date and vendor. 'Asset ID' is the numeric ID of the asset in your organization; 'Event Type ID' is the numeric ID of one of your organization's acquisition event types. Returns the IDs of the asset events it created.",
+				action: 'Record an acquisition',
+			},
+		],
+		default: 'createTodo',
+	},
 	...createTodo.description,
 	...recordAcquisition.description,
 ];

@@ -1,58 +1,76 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import {
-	additionalFields,
-	booleanField,
-	dateField,
-	recordIdField,
-	textField,
-} from '../../helpers/fields';
+import { field } from '../../helpers/fields';
 import type { ItemInput } from '../../helpers/itemInput';
+import { RECORD_ID } from '../../helpers/validation';
 import { assetId, NAME_LIMIT, TEXT_LIMIT } from '../common.fields';
 import type { PreparedRequest } from '../node.type';
 
-const name = textField({
-	displayName: 'Name',
-	name: 'name',
+const name = field({
+	property: {
+		displayName: 'Name',
+		name: 'name',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. Tag and label',
+		description: 'What needs to be done, up to 255 characters',
+	},
+	check: { kind: 'text', maxLength: NAME_LIMIT },
 	apiField: 'name',
-	required: true,
-	maxLength: NAME_LIMIT,
-	placeholder: 'e.g. Tag and label',
-	description: 'What needs to be done, up to 255 characters',
 });
 
-const notes = textField({
-	displayName: 'Notes',
-	name: 'notes',
+const notes = field({
+	property: {
+		displayName: 'Notes',
+		name: 'notes',
+		type: 'string',
+		default: '',
+		typeOptions: { rows: 4 },
+		placeholder: 'e.g. Both chargers are in the box',
+		description: 'Plain text, up to 10,000 characters',
+	},
+	check: { kind: 'text', maxLength: TEXT_LIMIT },
 	apiField: 'notes',
-	maxLength: TEXT_LIMIT,
-	rows: 4,
-	placeholder: 'e.g. Both chargers are in the box',
-	description: 'Plain text, up to 10,000 characters',
 });
 
-const dueDate = dateField({
-	displayName: 'Due Date',
-	name: 'dueDate',
+const dueDate = field({
+	property: {
+		displayName: 'Due Date',
+		name: 'dueDate',
+		type: 'dateTime',
+		default: '',
+		placeholder: 'e.g. 2026-12-31',
+		description: "The day it is due, taken in the workflow's time zone",
+	},
+	check: { kind: 'date' },
 	apiField: 'due_date',
-	placeholder: 'e.g. 2026-12-31',
-	description: "The day it is due, taken in the workflow's time zone",
 });
 
-const isComplete = booleanField({
-	displayName: 'Is Complete',
-	name: 'isComplete',
+const isComplete = field({
+	property: {
+		displayName: 'Is Complete',
+		name: 'isComplete',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to create the to-do already completed',
+	},
+	check: { kind: 'boolean' },
 	apiField: 'is_complete',
-	description: 'Whether to create the to-do already completed',
 });
 
-const assignedTo = recordIdField({
-	displayName: 'Assigned To (User ID)',
-	name: 'assignedTo',
+const assignedTo = field({
+	property: {
+		displayName: 'Assigned To (User ID)',
+		name: 'assignedTo',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 7',
+		description:
+			'Numeric ID of an organization user (a login account) who should do it. An inventory person ID is not accepted here.',
+	},
+	check: RECORD_ID,
 	apiField: 'assigned_to',
-	placeholder: 'e.g. 7',
-	description:
-		'Numeric ID of an organization user (a login account) who should do it. An inventory person ID is not accepted here.',
 });
 
 /** In the order they go into the request body. */
@@ -60,7 +78,18 @@ const optionalFields = [notes, dueDate, isComplete, assignedTo];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['asset'], operation: ['createTodo'] } },
-	[assetId.property, name.property, additionalFields(optionalFields)],
+	[
+		assetId.property,
+		name.property,
+		{
+			displayName: 'Additional Fields',
+			name: 'additionalFields',
+			type: 'collection',
+			placeholder: 'Add Field',
+			default: {},
+			options: [assignedTo.property, dueDate.property, isComplete.property, notes.property],
+		},
+	],
 );
 
 export function buildRequest(input: ItemInput): PreparedRequest {

@@ -3,7 +3,43 @@ import { jsonParse } from 'n8n-workflow';
 
 import type { FieldCheck, Subject } from '../../helpers/fields';
 import type { ItemInput } from '../../helpers/itemInput';
-import { isEmptyValue, RECORD_ID } from '../../helpers/validation';
+import { isEmptyValue, RECORD_ID, type Check } from '../../helpers/validation';
+
+/**
+ * How a pair's Value is sent, as n8n's Edit Fields node lets each field say its type. "auto" is how
+ * versions 1 to 3 read every pair (and still their default): text that is a number, true or false is
+ * sent as such, other text as text. From version 4 a pair is sent as text unless it says otherwise.
+ */
+const VALUE_TYPES: Record<string, Check | 'auto'> = {
+	auto: 'auto',
+	string: { kind: 'text', maxLength: Number.POSITIVE_INFINITY },
+	number: { kind: 'number' },
+	boolean: { kind: 'boolean' },
+	array: { kind: 'list' },
+};
+
+const typeOptions = [
+	{
+		name: 'Array',
+		value: 'array',
+		description: 'A list, e.g. the option IDs of a multiple choice field: [4061, 4062]',
+	},
+	{
+		name: 'Auto-Detect',
+		value: 'auto',
+		description: 'A number, true or false is sent as such; other text as text',
+	},
+	{ name: 'Boolean', value: 'boolean', description: 'True or false (also yes/no, 1/0)' },
+	{
+		name: 'Number',
+		value: 'number',
+		description: 'A number, e.g. the option ID of a single choice field',
+	},
+	{ name: 'String', value: 'string', description: 'Text, sent exactly as given (e.g. 004512)' },
+];
+
+/** The value types the versions' pairs default to. */
+const DEFAULT_TYPE = { upToVersion3: 'auto', fromVersion4: 'string' } as const;
 
 /**
  * The custom field values an acquisition's event type asks for, offered two ways as n8n's HTTP
@@ -17,7 +53,7 @@ export const pairsProperty: INodeProperties = {
 	placeholder: 'Add Custom Field',
 	default: {},
 	description:
-		"Values of the custom fields the event type asks for. Numbers, true and false are sent as such; use 'Custom Field Values (JSON)' for exact types.",
+		"Values of the custom fields the event type asks for, each sent as the type it says; use 'Custom Field Values (JSON)' for one object",
 	options: [
 		{
 			displayName: 'Field',
@@ -30,6 +66,24 @@ export const pairsProperty: INodeProperties = {
 					default: '',
 					placeholder: 'e.g. 5',
 					description: 'Numeric ID of the custom field',
+				},
+				{
+					displayName: 'Type',
+					name: 'type',
+					type: 'options',
+					default: 'auto',
+					options: typeOptions,
+					description: 'How the value is sent',
+					displayOptions: { show: { '@version': [{ _cnd: { lte: 3 } }] } },
+				},
+				{
+					displayName: 'Type',
+					name: 'type',
+					type: 'options',
+					default: 'string',
+					options: typeOptions,
+					description: 'How the value is sent',
+					displayOptions: { show: { '@version': [{ _cnd: { gte: 4 } }] } },
 				},
 				{
 					displayName: 'Value',
@@ -71,13 +125,31 @@ const fieldId = (subject: Subject, label: string): FieldCheck => ({
 
 const CANONICAL_NUMBER = /^-?(0|[1-9]\d*)(\.\d*[1-9])?$/;
 
-/** A pair's text value as the API most likely wants it: numbers and booleans typed, the rest text. */
-function typedPairValue(value: unknown): unknown {
+/** Auto-Detect: a pair's text value as the API most likely wants it: numbers and booleans typed, the rest text. */
+function guessedPairValue(value: unknown): unknown {
 	if (typeof value !== 'string') return value;
 	if (CANONICAL_NUMBER.test(value) && Number.isSafeInteger(Math.trunc(Number(value))))
 		return Number(value);
 	if (value === 'true' || value === 'false') return value === 'true';
 	return value;
+}
+
+/** A pair's value sent as its Type says; an empty value is sent as given (the API decides). */
+function typedPairValue(input: ItemInput, pair: IDataObject, id: string): unknown {
+	const given =
+		pair.type ?? (input.nodeVersion >= 4 ? DEFAULT_TYPE.fromVersion4 : DEFAULT_TYPE.upToVersion3);
+	const check =
+		typeof given === 'string' && Object.hasOwn(VALUE_TYPES, given) ? VALUE_TYPES[given] : undefined;
+	if (check === undefined)
+		return input.fail(
+			{ ...pairs, label: `${pairs.label}: field ${id}` },
+			`has an unknown Type ${JSON.stringify(given)}`,
+		);
+	if (check === 'auto' || isEmptyValue(pair.value)) return guessedPairValue(pair.value);
+	return input.value(
+		{ ...pairs, label: `${pairs.label}: field ${id}`, check, required: false },
+		pair.value,
+	);
 }
 
 function parseJsonValues(input: ItemInput, text: unknown): IDataObject {
@@ -113,7 +185,7 @@ export function readFieldValues(
 	for (const pair of given) {
 		const id = String(input.value(fieldId(pairs, `${pairs.label}: Field ID`), pair.fieldId));
 		if (id in fieldValues) input.fail(pairs, `give field ${id} more than once`);
-		fieldValues[id] = typedPairValue(pair.value) as IDataObject[string];
+		fieldValues[id] = typedPairValue(input, pair, id) as IDataObject[string];
 	}
 	return Object.keys(fieldValues).length > 0 ? fieldValues : undefined;
 }

@@ -1,16 +1,9 @@
 import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import {
-	additionalFields,
-	amountField,
-	integerField,
-	optionsField,
-	recordIdField,
-	textField,
-	variant,
-} from '../../helpers/fields';
+import { field } from '../../helpers/fields';
 import type { ItemInput } from '../../helpers/itemInput';
+import { MAX_AMOUNT, RECORD_ID } from '../../helpers/validation';
 import {
 	assetId,
 	eventDate,
@@ -21,87 +14,133 @@ import {
 import type { PreparedRequest } from '../node.type';
 import { jsonProperty, pairsProperty, readFieldValues } from './customFieldValues';
 
-const eventTypeId = recordIdField({
-	displayName: 'Event Type ID',
-	name: 'eventTypeId',
+const eventTypeId = field({
+	property: {
+		displayName: 'Event Type ID',
+		name: 'eventTypeId',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. 21',
+		description:
+			'Numeric ID of an acquisition event type of your organization. The type decides which custom fields are required and whether finance and payment fields are allowed.',
+	},
+	check: RECORD_ID,
 	apiField: 'event_type_id',
-	required: true,
-	placeholder: 'e.g. 21',
-	description:
-		'Numeric ID of an acquisition event type of your organization. The type decides which custom fields are required and whether finance and payment fields are allowed.',
 });
 
-const acquiredFrom = textField({
-	displayName: 'Acquired From',
-	name: 'acquiredFrom',
+const acquiredFrom = field({
+	property: {
+		displayName: 'Acquired From',
+		name: 'acquiredFrom',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. ACME Hardware Ltd',
+		description: 'Who the asset was acquired from, up to 255 characters',
+	},
+	check: { kind: 'text', maxLength: NAME_LIMIT },
 	apiField: 'acquired_from',
-	maxLength: NAME_LIMIT,
-	placeholder: 'e.g. ACME Hardware Ltd',
-	description: 'Who the asset was acquired from, up to 255 characters',
 });
 
-const price = amountField({
-	displayName: 'Price',
-	name: 'price',
+// Amounts: a number field always holds a value (0 when added), so they show no placeholder.
+const price = field({
+	property: {
+		displayName: 'Price',
+		name: 'price',
+		type: 'number',
+		default: 0,
+		typeOptions: { minValue: 0, maxValue: MAX_AMOUNT, numberPrecision: 2 },
+		description: "Purchase price, 0 to 999,999,999.99. Defaults to 'Cost'.",
+	},
+	check: { kind: 'amount' },
 	apiField: 'price',
-	placeholder: 'e.g. 1499.00',
-	description: "Purchase price, 0 to 999,999,999.99. Defaults to 'Cost'.",
 });
-const cost = amountField({
-	displayName: 'Cost',
-	name: 'cost',
+
+const cost = field({
+	property: {
+		displayName: 'Cost',
+		name: 'cost',
+		type: 'number',
+		default: 0,
+		typeOptions: { minValue: 0, maxValue: MAX_AMOUNT, numberPrecision: 2 },
+		description:
+			'Amount paid at acquisition (the down payment for financed acquisitions), 0 to 999,999,999.99',
+	},
+	check: { kind: 'amount' },
 	apiField: 'cost',
-	placeholder: 'e.g. 299.00',
-	description:
-		'Amount paid at acquisition (the down payment for financed acquisitions), 0 to 999,999,999.99',
 });
-const salvageValue = amountField({
-	displayName: 'Salvage Value',
-	name: 'salvageValue',
+
+const salvageValue = field({
+	property: {
+		displayName: 'Salvage Value',
+		name: 'salvageValue',
+		type: 'number',
+		default: 0,
+		typeOptions: { minValue: 0, maxValue: MAX_AMOUNT, numberPrecision: 2 },
+		description: 'Salvage value, 0 to 999,999,999.99',
+	},
+	check: { kind: 'amount' },
 	apiField: 'salvage_value',
-	placeholder: 'e.g. 150.00',
-	description: 'Salvage value, 0 to 999,999,999.99',
 });
-const financeAmount = amountField({
-	displayName: 'Finance Amount',
-	name: 'financeAmount',
+
+const financeAmount = field({
+	property: {
+		displayName: 'Finance Amount',
+		name: 'financeAmount',
+		type: 'number',
+		default: 0,
+		typeOptions: { minValue: 0, maxValue: MAX_AMOUNT, numberPrecision: 2 },
+		description: 'Amount financed, 0 to 999,999,999.99, when the event type enables financing',
+	},
+	check: { kind: 'amount' },
 	apiField: 'finance_amount',
-	placeholder: 'e.g. 1200.00',
-	description: 'Amount financed, 0 to 999,999,999.99, when the event type enables financing',
 });
-const payment = amountField({
-	displayName: 'Payment',
-	name: 'payment',
+
+/** Version 1: Payment, Billing Frequency and Number of Payments are three entries of Additional Fields. */
+const payment = field({
+	property: {
+		displayName: 'Payment',
+		name: 'payment',
+		type: 'number',
+		default: 0,
+		typeOptions: { minValue: 0, maxValue: MAX_AMOUNT, numberPrecision: 2 },
+		description:
+			'Amount of each payment, 0 to 999,999,999.99, when the event type enables payments. Needs Billing Frequency.',
+	},
+	check: { kind: 'amount' },
 	apiField: 'payment',
-	placeholder: 'e.g. 100.00',
-	description:
-		'Amount of each payment, 0 to 999,999,999.99, when the event type enables payments. Needs Billing Frequency.',
 });
 
 const shownWithPayment: IDisplayOptions = { show: { payment: [{ _cnd: { exists: true } }] } };
 
-const billingFrequency = optionsField({
-	displayName: 'Billing Frequency',
-	name: 'billingFrequency',
+const billingFrequency = field({
+	property: {
+		displayName: 'Billing Frequency',
+		name: 'billingFrequency',
+		type: 'options',
+		default: 'monthly',
+		options: RECURRING_FREQUENCIES,
+		description:
+			"How often the payment is due. Required with 'Payment'; the event type must support payments.",
+		displayOptions: shownWithPayment,
+	},
+	check: { kind: 'options', options: RECURRING_FREQUENCIES },
 	apiField: 'billing_frequency',
 	requiredWith: payment,
-	options: RECURRING_FREQUENCIES,
-	default: 'monthly',
-	description:
-		"How often the payment is due. Required with 'Payment'; the event type must support payments.",
-	displayOptions: shownWithPayment,
 });
 
-const numberOfPayments = integerField({
-	displayName: 'Number of Payments',
-	name: 'numberOfPayments',
+const numberOfPayments = field({
+	property: {
+		displayName: 'Number of Payments',
+		name: 'numberOfPayments',
+		type: 'number',
+		default: 12,
+		typeOptions: { minValue: 1, maxValue: 1_000_000, numberPrecision: 0 },
+		description: 'How many payments, 1 to 1,000,000, when the event type supports it',
+		displayOptions: shownWithPayment,
+	},
+	check: { kind: 'integer', min: 1, max: 1_000_000 },
 	apiField: 'number_of_payments',
-	min: 1,
-	max: 1_000_000,
-	default: 12,
-	placeholder: 'e.g. 12',
-	description: 'How many payments, 1 to 1,000,000, when the event type supports it',
-	displayOptions: shownWithPayment,
 });
 
 /** In the order they go into the request body; the custom field values follow them. */
@@ -118,13 +157,12 @@ const optionalFields = [
 	numberOfPayments,
 ];
 
-const paymentTerms = [payment, billingFrequency, numberOfPayments];
-
+/** In the Payment entry (version 2 on), 0 payments leaves Number of Payments out of the request. */
 const NO_NUMBER_OF_PAYMENTS = 0;
 
 /**
  * Version 2 bundles Payment with its Billing Frequency and Number of Payments: one "Payment" entry of
- * Additional Fields shows the three together. Version 1 (saved workflows) keeps them as three entries.
+ * Additional Fields shows the three together; they are read through version 1's fields above.
  */
 const paymentPlan: INodeProperties = {
 	displayName: 'Payment',
@@ -138,24 +176,38 @@ const paymentPlan: INodeProperties = {
 			displayName: 'Payment Plan',
 			name: 'plan',
 			values: [
-				variant(payment, {
-					required: true,
-					description: 'Amount of each payment, 0 to 999,999,999.99',
-				}).property,
-				variant(billingFrequency, { required: true, displayOptions: undefined }).property,
 				{
-					...variant(numberOfPayments, { displayOptions: undefined }).property,
+					displayName: 'Payment',
+					name: 'payment',
+					type: 'number',
+					default: 0,
+					required: true,
+					typeOptions: { minValue: 0, maxValue: MAX_AMOUNT, numberPrecision: 2 },
+					description: 'Amount of each payment, 0 to 999,999,999.99',
+				},
+				{
+					displayName: 'Billing Frequency',
+					name: 'billingFrequency',
+					type: 'options',
+					default: 'monthly',
+					required: true,
+					options: RECURRING_FREQUENCIES,
+					description:
+						"How often the payment is due. Required with 'Payment'; the event type must support payments.",
+				},
+				{
+					displayName: 'Number of Payments',
+					name: 'numberOfPayments',
+					type: 'number',
 					default: NO_NUMBER_OF_PAYMENTS,
-					typeOptions: { minValue: NO_NUMBER_OF_PAYMENTS, maxValue: 1_000_000, numberPrecision: 0 },
-					hint: '0 leaves it out, for event types without a set number of payments',
+					typeOptions: { minValue: 0, maxValue: 1_000_000, numberPrecision: 0 },
+					description:
+						'How many payments, 1 to 1,000,000; 0 leaves it out, for event types without a set number of payments',
 				},
 			],
 		},
 	],
 };
-
-const otherFields = optionalFields.filter((field) => !paymentTerms.includes(field));
-const customFieldValues = [pairsProperty, jsonProperty];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['asset'], operation: ['recordAcquisition'] } },
@@ -163,12 +215,46 @@ export const description = updateDisplayOptions(
 		assetId.property,
 		eventTypeId.property,
 		{
-			...additionalFields([...optionalFields, ...customFieldValues]),
+			displayName: 'Additional Fields',
+			name: 'additionalFields',
+			type: 'collection',
+			placeholder: 'Add Field',
+			default: {},
 			displayOptions: { show: { '@version': [1] } },
+			options: [
+				acquiredFrom.property,
+				billingFrequency.property,
+				cost.property,
+				pairsProperty,
+				jsonProperty,
+				eventDescription.property,
+				eventDate.property,
+				financeAmount.property,
+				numberOfPayments.property,
+				payment.property,
+				price.property,
+				salvageValue.property,
+			],
 		},
 		{
-			...additionalFields([...otherFields, paymentPlan, ...customFieldValues]),
+			displayName: 'Additional Fields',
+			name: 'additionalFields',
+			type: 'collection',
+			placeholder: 'Add Field',
+			default: {},
 			displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } },
+			options: [
+				acquiredFrom.property,
+				cost.property,
+				pairsProperty,
+				jsonProperty,
+				eventDescription.property,
+				eventDate.property,
+				financeAmount.property,
+				paymentPlan,
+				price.property,
+				salvageValue.property,
+			],
 		},
 	],
 );

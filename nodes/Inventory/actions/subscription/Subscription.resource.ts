@@ -1,20 +1,27 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { operationSelector } from '../../helpers/fields';
 import * as updateBilling from './updateBilling.operation';
 
 /** The router's map of this resource: an operation left out of it fails to compile there. */
 export const operations = { updateBilling };
 
 export const description: INodeProperties[] = [
-	operationSelector('subscription', [
-		{
-			name: 'Update Billing',
-			value: 'updateBilling',
-			description:
-				"Replace a subscription's billing (price model, cost, billing frequency, license count) and record a billing-change event. 'Subscription ID' is the numeric ID of the subscription in your organization. Returns the ID of the billing-change event.",
-			action: 'Update subscription billing by numeric subscription ID',
-		},
-	]),
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['subscription'] } },
+		options: [
+			{
+				name: 'Update Billing',
+				value: 'updateBilling',
+				description:
+					"Replace a subscription's billing (price model, cost, billing frequency, license count) and record a billing-change event. 'Subscription ID' is the numeric ID of the subscription in your organization. Returns the ID of the billing-change event.",
+				action: 'Update billing',
+			},
+		],
+		default: 'updateBilling',
+	},
 	...updateBilling.description,
 ];

@@ -1,75 +1,102 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import {
-	additionalFields,
-	amountField,
-	integerField,
-	optionsField,
-	recordIdField,
-	variant,
-} from '../../helpers/fields';
+import { field } from '../../helpers/fields';
 import type { ItemInput } from '../../helpers/itemInput';
+import { MAX_AMOUNT, RECORD_ID, type Check } from '../../helpers/validation';
 import { BILLING_FREQUENCIES, eventDate, eventDescription } from '../common.fields';
 import type { PreparedRequest } from '../node.type';
 
-const subscriptionId = recordIdField({
-	displayName: 'Subscription ID',
-	name: 'subscriptionId',
-	required: true,
-	placeholder: 'e.g. 310',
-	description: 'Numeric ID of the subscription in your organization',
+const subscriptionId = field({
+	property: {
+		displayName: 'Subscription ID',
+		name: 'subscriptionId',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. 310',
+		description: 'Numeric ID of the subscription in your organization',
+	},
+	check: RECORD_ID,
 });
 
-const priceModel = optionsField({
-	displayName: 'Price Model',
-	name: 'priceModel',
+const PRICE_MODELS = [
+	{ name: 'Lump Sum', value: 'lump_sum', description: 'One price for the whole subscription' },
+	{ name: 'Per License', value: 'per_license', description: 'The cost is per license' },
+];
+
+const priceModel = field({
+	property: {
+		displayName: 'Price Model',
+		name: 'priceModel',
+		type: 'options',
+		default: 'lump_sum',
+		required: true,
+		options: PRICE_MODELS,
+	},
+	check: { kind: 'options', options: PRICE_MODELS },
 	apiField: 'price_model',
-	required: true,
-	options: [
-		{ name: 'Lump Sum', value: 'lump_sum', description: 'One price for the whole subscription' },
-		{ name: 'Per License', value: 'per_license', description: 'The cost is per license' },
-	],
-	default: 'lump_sum',
 });
 
-const cost = amountField({
-	displayName: 'Cost',
-	name: 'cost',
+const cost = field({
+	property: {
+		displayName: 'Cost',
+		name: 'cost',
+		type: 'number',
+		default: 0,
+		required: true,
+		typeOptions: { minValue: 0, maxValue: MAX_AMOUNT, numberPrecision: 2 },
+		description: 'The billing amount, 0 to 999,999,999.99',
+	},
+	check: { kind: 'amount' },
 	apiField: 'cost',
-	required: true,
-	placeholder: 'e.g. 1200.00',
-	description: 'The billing amount, 0 to 999,999,999.99',
 });
 
-const billingFrequency = optionsField({
-	displayName: 'Billing Frequency',
-	name: 'billingFrequency',
+const billingFrequency = field({
+	property: {
+		displayName: 'Billing Frequency',
+		name: 'billingFrequency',
+		type: 'options',
+		default: 'monthly',
+		required: true,
+		options: BILLING_FREQUENCIES,
+	},
+	check: { kind: 'options', options: BILLING_FREQUENCIES },
 	apiField: 'billing_frequency',
-	required: true,
-	options: BILLING_FREQUENCIES,
-	default: 'monthly',
 });
+
+const LICENSE_COUNT: Check = { kind: 'integer', min: 1, max: 100_000_000 };
 
 /** Optional, under Additional Fields, with the Lump Sum price model. */
-const licenseCount = integerField({
-	displayName: 'License Count',
-	name: 'licenseCount',
+const licenseCount = field({
+	property: {
+		displayName: 'License Count',
+		name: 'licenseCount',
+		type: 'number',
+		default: 1,
+		typeOptions: { minValue: 1, maxValue: 100_000_000, numberPrecision: 0 },
+		description: 'Number of licenses, 1 to 100,000,000',
+		displayOptions: { show: { '/priceModel': ['lump_sum'] } },
+	},
+	check: LICENSE_COUNT,
 	apiField: 'license_count',
-	min: 1,
-	max: 100_000_000,
-	default: 1,
-	placeholder: 'e.g. 25',
-	description: 'Number of licenses, 1 to 100,000,000',
-	displayOptions: { show: { '/priceModel': ['lump_sum'] } },
 });
 
 /** Required, and a top-level parameter, with the Per License price model. */
-const perLicenseCount = variant(licenseCount, {
-	required: true,
+const perLicenseCount = field({
+	property: {
+		displayName: 'License Count',
+		name: 'licenseCount',
+		type: 'number',
+		default: 1,
+		required: true,
+		typeOptions: { minValue: 1, maxValue: 100_000_000, numberPrecision: 0 },
+		description:
+			"Number of licenses, 1 to 100,000,000. Required when 'Price Model' is 'Per License'.",
+		displayOptions: { show: { priceModel: ['per_license'] } },
+	},
+	check: LICENSE_COUNT,
+	apiField: 'license_count',
 	requiredWhen: 'with the Per License price model',
-	description:
-		"Number of licenses, 1 to 100,000,000. Required when 'Price Model' is 'Per License'.",
-	displayOptions: { show: { priceModel: ['per_license'] } },
 });
 
 export const description = updateDisplayOptions(
@@ -80,7 +107,14 @@ export const description = updateDisplayOptions(
 		cost.property,
 		billingFrequency.property,
 		perLicenseCount.property,
-		additionalFields([eventDescription, eventDate, licenseCount]),
+		{
+			displayName: 'Additional Fields',
+			name: 'additionalFields',
+			type: 'collection',
+			placeholder: 'Add Field',
+			default: {},
+			options: [eventDescription.property, eventDate.property, licenseCount.property],
+		},
 	],
 );
 

@@ -1,0 +1,242 @@
+/**
+ * Values as people give them, read the same in every node version: amounts computed in an
+ * expression, choices by name or value in any letter case, the booleans sheets and forms write,
+ * dates and times with a space, empty cells; and custom field pairs sent as their Type says. Each
+ * value comes from an item through an expression; the test asserts the exact request bodies sent.
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { nodeOutput } from '../harness/engine';
+import { runInventory, useSandbox } from './util';
+
+const env = useSandbox();
+const VERSIONS = [1, 2, 3, 4];
+
+const bodies = () => env.sandbox.requests().map(({ path, body }) => ({ path, body }));
+
+async function run(
+	version: number,
+	items: IDataObject[],
+	parameters: INodeParameters,
+	timezone = 'America/New_York',
+) {
+	// Version 4's Repeat Protection keys by columns by default: these rows key by execution, as before.
+	const keyed = version >= 4 ? { ...parameters, repeatProtection: 'execution' } : parameters;
+	const result = await runInventory(env.sandbox, items, keyed, {
+		node: { typeVersion: version },
+		settings: { timezone },
+	});
+	expect(result.status).toBe('success');
+	expect(nodeOutput(result, 'Inventory')).toHaveLength(items.length);
+	return result;
+}
+
+/** Update Billing of subscription `2001 + $itemIndex` (lump sum, yearly) with these parameters. */
+const billing = (parameters: INodeParameters): INodeParameters => ({
+	resource: 'subscription',
+	operation: 'updateBilling',
+	subscriptionId: '={{ 2001 + $itemIndex }}',
+	priceModel: 'lump_sum',
+	cost: 10,
+	billingFrequency: 'yearly',
+	...parameters,
+});
+
+describe.each(VERSIONS)('version %i', (version) => {
+	test('amounts within floating-point noise of a cent are that cent', async () => {
+		await run(
+			version,
+			[
+				{ a: 0.1, b: 0.2 },
+				{ a: 12.5, b: 1.1 },
+				{ a: '1079.99', b: 1 },
+			],
+			{
+				...billing({}),
+				cost: '={{ $itemIndex === 0 ? $json.a + $json.b : $json.a * $json.b }}',
+			},
+		);
+		expect(bodies().map(({ body }) => (body as IDataObject).cost)).toEqual([0.3, 13.75, 1079.99]);
+	});
+
+	test('choices by the API value or the name, in any letter case, with spaces or underscores', async () => {
+		const items = [
+			{ model: 'Lump Sum', frequency: 'Monthly' },
+			{ model: 'lump_sum', frequency: 'QUARTERLY' },
+			{ model: 'LUMP SUM', frequency: 'quarterly' },
+			{ model: 'lump-sum', frequency: 'upfront' },
+		];
+		await run(version, items, {
+			...billing({}),
+			priceModel: '={{ $json.model }}',
+			billingFrequency: '={{ $json.frequency }}',
+		});
+		expect(bodies()).toEqual(
+			['monthly', 'Quarterly', 'Quarterly', 'upfront'].map((frequency, item) => ({
+				path: `/api/v1/subscriptions/${2001 + item}/billing`,
+				body: { price_model: 'lump_sum', cost: 10, billing_frequency: frequency },
+			})),
+		);
+	});
+
+	test('Per License by its name sends per_license with the license count it requires', async () => {
+		await run(version, [{ model: 'Per License' }, { model: 'per_license' }], {
+			...billing({}),
+			subscriptionId: '={{ [2002, 2005][$itemIndex] }}',
+			priceModel: '={{ $json.model }}',
+			licenseCount: 25,
+		});
+		expect(bodies().map(({ body }) => body)).toEqual([
+			{ price_model: 'per_license', cost: 10, billing_frequency: 'yearly', license_count: 25 },
+			{ price_model: 'per_license', cost: 10, billing_frequency: 'yearly', license_count: 25 },
+		]);
+	});
+
+	test('booleans as sheets and forms write them; an empty cell leaves the field out', async () => {
+		const values = ['TRUE', 'False', 'yes', 'No', '1', 0, ' true ', ''];
+		await run(
+			version,
+			values.map((done) => ({ done })),
+			{
+				resource: 'asset',
+				operation: 'createTodo',
+				assetId: '1001',
+				name: 'Tag and label',
+				additionalFields: { isComplete: '={{ $json.done }}', notes: '={{ $json.notes }}' },
+			},
+		);
+		expect(bodies().map(({ body }) => body)).toEqual([
+			...[true, false, true, false, true, false, true].map((done) => ({
+				name: 'Tag and label',
+				is_complete: done,
+			})),
+			{ name: 'Tag and label' },
+		]);
+	});
+
+	test("dates and times with a space instead of T, in the workflow's time zone", async () => {
+		const acquisition = {
+			resource: 'asset',
+			operation: 'recordAcquisition',
+			assetId: '={{ 1001 + $itemIndex }}',
+			eventTypeId: '301',
+			additionalFields: { eventDate: '={{ $json.at }}' },
+		};
+		await run(version, [{ at: '2026-01-15 10:00' }, { at: '2026-07-15 10:00:30' }], acquisition);
+		await run(version, [{ at: '2026-01-16 09:15' }], acquisition, 'Europe/Berlin');
+		await run(
+			version,
+			[{ due: '2026-11-20 10:00' }, { due: '2026-11-20 23:30' }],
+			{
+				resource: 'asset',
+				operation: 'createTodo',
+				assetId: '1004',
+				name: 'Tag and label',
+				additionalFields: { dueDate: '={{ $json.due }}' },
+			},
+			'Pacific/Auckland',
+		);
+		expect(bodies().map(({ body }) => body)).toEqual([
+			{ event_type_id: 301, event_date: '2026-01-15T10:00:00-05:00' },
+			{ event_type_id: 301, event_date: '2026-07-15T10:00:30-04:00' },
+			{ event_type_id: 301, event_date: '2026-01-16T09:15:00+01:00' },
+			{ name: 'Tag and label', due_date: '2026-11-20' },
+			{ name: 'Tag and label', due_date: '2026-11-20' },
+		]);
+	});
+});
+
+describe('custom field pairs, each sent as its Type says', () => {
+	/** A Lease (302) of asset 1001 + item: its text field 401 and its single choice field 402. */
+	const lease = (pairs: IDataObject[]): INodeParameters => ({
+		resource: 'asset',
+		operation: 'recordAcquisition',
+		assetId: '={{ 1001 + $itemIndex }}',
+		eventTypeId: '302',
+		additionalFields: { fieldValues: { values: pairs } },
+	});
+
+	test.each([1, 2, 3])(
+		'version %i: a pair without a Type is read as before (a number, true or false as such)',
+		async (version) => {
+			await run(
+				version,
+				[{}],
+				lease([
+					{ fieldId: '401', value: '004512' },
+					{ fieldId: '402', value: '4021' },
+				]),
+			);
+			expect(bodies().map(({ body }) => (body as IDataObject).field_values)).toEqual([
+				{ '401': '004512', '402': 4021 },
+			]);
+		},
+	);
+
+	test.each(VERSIONS)(
+		'version %i: a lease number typed String stays text; an option ID typed Number is a number',
+		async (version) => {
+			await run(
+				version,
+				[{ lease: 12345, company: '4022' }],
+				lease([
+					{ fieldId: '401', type: 'string', value: '={{ $json.lease }}' },
+					{ fieldId: '402', type: 'number', value: '={{ $json.company }}' },
+				]),
+			);
+			expect(bodies().map(({ body }) => (body as IDataObject).field_values)).toEqual([
+				{ '401': '12345', '402': 4022 },
+			]);
+		},
+	);
+
+	test('version 4: a pair without a Type is sent as text, exactly as typed', async () => {
+		const result = await runInventory(
+			env.sandbox,
+			[{}],
+			{
+				...lease([
+					{ fieldId: '401', value: '12345' },
+					{ fieldId: '402', value: '4021' },
+				]),
+				repeatProtection: 'execution',
+			},
+			{ node: { typeVersion: 4, onError: 'continueRegularOutput' } },
+		);
+		// The text field takes the lease number; the choice field asks for its option ID as a number.
+		expect(bodies().map(({ body }) => (body as IDataObject).field_values)).toEqual([
+			{ '401': '12345', '402': '4021' },
+		]);
+		expect(String(nodeOutput(result, 'Inventory')[0].json.error)).toMatch(/422/);
+	});
+
+	test('Boolean and Array pairs: the words sheets write, a JSON list of option IDs', async () => {
+		await run(4, [{ insured: 'Yes' }], {
+			resource: 'asset',
+			operation: 'recordAcquisition',
+			assetId: '1001',
+			eventTypeId: '303',
+			additionalFields: {
+				fieldValues: {
+					values: [
+						{ fieldId: '403', type: 'number', value: '4.5' },
+						{ fieldId: '405', type: 'boolean', value: '={{ $json.insured }}' },
+					],
+				},
+			},
+		});
+		await run(4, [{}], {
+			resource: 'asset',
+			operation: 'recordAcquisition',
+			assetId: '1002',
+			eventTypeId: '304',
+			additionalFields: {
+				fieldValues: { values: [{ fieldId: '406', type: 'array', value: '[4061, 4062]' }] },
+			},
+		});
+		expect(bodies().map(({ body }) => (body as IDataObject).field_values)).toEqual([
+			{ '403': 4.5, '405': true },
+			{ '406': [4061, 4062] },
+		]);
+	});
+});

@@ -1,0 +1,137 @@
+/**
+ * The node's form as n8n's tooling reads it: every parameter the editor shows is a plain
+ * `INodeProperties` literal that eslint-plugin-n8n-nodes-base recognises as a node parameter (its
+ * own `isNodeParameter`: an object literal with displayName, name, type and default) and reads as
+ * the editor shows it; where a list is not inline (shared option lists, the fields of a collection),
+ * what the plugin's sorting rules would ask is checked here instead.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+import type { TSESTree } from '@typescript-eslint/utils';
+import { id } from 'eslint-plugin-n8n-nodes-base/dist/lib/ast/identifiers';
+import type { INodeProperties, INodePropertyCollection, INodePropertyOptions } from 'n8n-workflow';
+import { parser } from 'typescript-eslint';
+
+import { inventoryNodeType, packageRoot } from '../harness/engine';
+
+const root = packageRoot();
+
+function sourceFiles(dir: string): string[] {
+	return readdirSync(dir).flatMap((name) => {
+		const path = join(dir, name);
+		if (statSync(path).isDirectory()) return sourceFiles(path);
+		return path.endsWith('.ts') ? [path] : [];
+	});
+}
+
+/** A parameter literal as the lint reads it: its keys whose values are written as literals. */
+interface Literal {
+	file: string;
+	values: Record<string, unknown>;
+}
+
+function walk(node: unknown, visit: (node: TSESTree.Node) => void): void {
+	if (Array.isArray(node)) {
+		for (const child of node) walk(child, visit);
+		return;
+	}
+	if (typeof node !== 'object' || node === null || !('type' in node)) return;
+	visit(node as TSESTree.Node);
+	for (const [key, child] of Object.entries(node)) if (key !== 'parent') walk(child, visit);
+}
+
+function parameterLiterals(): Literal[] {
+	const literals: Literal[] = [];
+	for (const path of sourceFiles(join(root, 'nodes'))) {
+		const { ast } = parser.parseForESLint(readFileSync(path, 'utf8'), { range: true, loc: true });
+		walk(ast, (node) => {
+			if (node.type !== 'ObjectExpression' || !id.isNodeParameter(node)) return;
+			const values: Record<string, unknown> = {};
+			for (const property of node.properties) {
+				if (property.type !== 'Property' || property.key.type !== 'Identifier') continue;
+				if (property.value.type === 'Literal') values[property.key.name] = property.value.value;
+			}
+			literals.push({ file: relative(root, path), values });
+		});
+	}
+	return literals;
+}
+
+/** Every parameter the editor can show: top level, in collections, in fixed collections' sections. */
+function formParameters(properties: INodeProperties[]): INodeProperties[] {
+	return properties.flatMap((property) => {
+		const nested = (property.options ?? []).flatMap((option) => {
+			if ('values' in option) return formParameters((option as INodePropertyCollection).values);
+			if ('displayName' in option && 'type' in option)
+				return formParameters([option as INodeProperties]);
+			return [];
+		});
+		return [property, ...nested];
+	});
+}
+
+/** What the lint reads of a parameter, and the editor shows: its literal texts. */
+const SHOWN = ['displayName', 'name', 'type', 'description', 'hint', 'placeholder'] as const;
+
+const parameters = formParameters(inventoryNodeType.description.properties);
+const literals = parameterLiterals();
+
+function literalOf(parameter: INodeProperties): Literal | undefined {
+	return literals.find(({ values }) =>
+		SHOWN.every((key) => values[key] === (parameter as unknown as Record<string, unknown>)[key]),
+	);
+}
+
+describe("the form as n8n's lint reads it", () => {
+	test('every parameter the editor shows is a literal the lint recognises, with the texts shown', () => {
+		const unseen = parameters.filter((parameter) => !literalOf(parameter));
+		const share = (parameters.length - unseen.length) / parameters.length;
+		expect(unseen.map(({ name, displayName }) => `${name} (${displayName})`)).toEqual([]);
+		expect(share).toBeGreaterThanOrEqual(0.9);
+		// The figure: the form's parameters (each place the editor shows one; distinct declarations) and
+		// how many of them n8n's lint reads.
+		const declared = new Set(parameters.map((parameter) => literalOf(parameter)));
+		expect({
+			shown: parameters.length,
+			readByLint: parameters.length - unseen.length,
+			declarations: declared.size,
+		}).toEqual({ shown: 69, readByLint: 69, declarations: 47 });
+	});
+
+	test('collections list their fields, and option lists their options, by name (as the lint asks of inline lists)', () => {
+		for (const parameter of parameters) {
+			const names = (parameter.options ?? []).map((option) =>
+				'displayName' in option ? option.displayName : (option as INodePropertyOptions).name,
+			);
+			if (parameter.type === 'collection' || parameter.type === 'options')
+				expect([parameter.name, names]).toEqual([
+					parameter.name,
+					[...names].sort((a, b) => a.localeCompare(b)),
+				]);
+		}
+	});
+
+	test('a number field shows no placeholder: it always holds a value (n8n shows placeholders only for empty ones)', () => {
+		const numbers = parameters.filter(({ type }) => type === 'number');
+		expect(numbers.length).toBeGreaterThan(0);
+		expect(
+			numbers.filter(({ placeholder }) => placeholder !== undefined).map(({ name }) => name),
+		).toEqual([]);
+		expect(
+			numbers
+				.filter(({ default: byDefault }) => typeof byDefault !== 'number')
+				.map(({ name }) => name),
+		).toEqual([]);
+	});
+
+	test('the canvas subtitle names every operation by its name in the Operation dropdown', () => {
+		const subtitle = String(inventoryNodeType.description.subtitle);
+		const operations = inventoryNodeType.description.properties
+			.filter(({ name }) => name === 'operation')
+			.flatMap(({ options }) => options as INodePropertyOptions[]);
+		const names = operations.map(({ name, value }) => `${String(value)}: "${name}"`);
+		for (const name of names) expect(subtitle).toContain(name);
+		expect(subtitle.match(/\w+: "/g)).toHaveLength(operations.length);
+	});
+});
