@@ -67,6 +67,9 @@ export async function runNode(
 				assetId: '={{ $json.assetId }}',
 				name: '={{ $json.task }}',
 				options: concurrency === 'auto' ? {} : { concurrency },
+				// Version 4's Repeat Protection keyed by columns needs key columns; the bench measures
+				// sending, with the keys version 3 derived (retries of the execution replay).
+				...(typeVersion >= 4 ? { repeatProtection: 'execution' } : {}),
 			},
 			{
 				node: {

@@ -33,6 +33,7 @@ export const EXECUTION_PARTS = [
 	'side-by-side',
 	'arrivals',
 	'back-to-back',
+	'higher-limit',
 	'processes',
 	'burst-no-limit',
 ] as const;
@@ -52,6 +53,8 @@ const BURST = { executions: 1000, rate: 50 };
 const SIDE_BY_SIDE = { executions: 8, itemsEach: 250, rate: 100 };
 const ARRIVALS = { importItems: 2000, executions: 20, firstAtMs: 3000, everyMs: 500, rate: 100 };
 const BACK_TO_BACK = { items: 1000, gapMs: 2000, rate: 150 };
+/** A fresh run against `rate`, and one against it after a run against `earlierRate` (the limit raised between). */
+const HIGHER_LIMIT = { items: 900, earlierRate: 100, rate: 150, gapMs: 2000 };
 const PROCESSES = { counts: [2, 4], executionsEach: 100, itemsEach: 2, rate: 60 };
 
 const pct = (share: number) => `${fmt(share * 100)} %`;
@@ -275,6 +278,47 @@ async function backToBack(ctx: ScenarioContext): Promise<void> {
 	);
 }
 
+async function higherLimit(ctx: ScenarioContext): Promise<void> {
+	const { items, earlierRate, rate, gapMs } = HIGHER_LIMIT;
+	const runAt = async (sandbox: Sandbox, target: Target, scenario: string, r: number) => {
+		const m = await measure(sandbox, spec(scenario, r), intake(items, 1000), async () =>
+			runNode(target, intake(items, 1000), { concurrency: 'auto' }),
+		);
+		ctx.record(m);
+		ctx.print(`  ${scenario}: ${outcome(m)}, ${againstIdeal(m, r).text}`);
+		return m;
+	};
+	await onFreshNetwork(
+		ctx,
+		`${items} items, R = ${rate}/s, TLS ${RTT_MS} ms: a fresh run`,
+		async ({ sandbox, target }) => {
+			const m = await runAt(sandbox, target, 'token-bucket-fresh', rate);
+			const { ratio, text } = againstIdeal(m, rate);
+			ctx.verdict(
+				`${items} items against R = ${rate}/s, fresh: within 1.3 x N/R`,
+				`${text}, ${pct(m.rateLimitedShare)} 429`,
+				m.correct && m.failedItems === 0 && ratio <= 1.3,
+			);
+		},
+	);
+	await onFreshNetwork(
+		ctx,
+		`${items} items at R = ${earlierRate}/s, then, ${gapMs / 1000} s later, ${items} at R = ${rate}/s (the limit raised), TLS ${RTT_MS} ms`,
+		async ({ sandbox, target }) => {
+			await runAt(sandbox, target, 'higher-limit-1', earlierRate);
+			await sleep(gapMs);
+			await sandbox.setRateLimit(tokenBucket(rate));
+			const m = await runAt(sandbox, target, 'higher-limit-2', rate);
+			const { ratio, text } = againstIdeal(m, rate);
+			ctx.verdict(
+				`${items} items against a limit raised to R = ${rate}/s after a run at ${earlierRate}/s: within 1.3 x N/R`,
+				`${text}, ${pct(m.rateLimitedShare)} 429`,
+				m.correct && m.failedItems === 0 && ratio <= 1.3,
+			);
+		},
+	);
+}
+
 interface Child {
 	process: ChildProcess;
 	/** Resolves once the child loaded n8n's engine and is waiting for the start. */
@@ -357,6 +401,7 @@ export async function executionScenarios(ctx: ScenarioContext, parts: string[]):
 		'side-by-side': async () => await sideBySide(ctx),
 		arrivals: async () => await arrivals(ctx),
 		'back-to-back': async () => await backToBack(ctx),
+		'higher-limit': async () => await higherLimit(ctx),
 		processes: async () => await processes(ctx),
 		'burst-no-limit': async () => await burst(ctx, null),
 	};

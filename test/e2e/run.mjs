@@ -12,7 +12,7 @@
 //      against a throttled sandbox
 //   6. the editor in headless Chromium: the node's forms for each operation and the credential,
 //      screenshots into .github/screenshots/
-// Steps 3-6 are the named groups in groups/ (headless.mjs, examples.mjs, bulk-tls.mjs, retry.mjs, agent.mjs, webhook-burst.mjs, editor.mjs); this file sets up
+// Steps 3-6 are the named groups in groups/ (headless.mjs, examples.mjs, bulk-tls.mjs, retry.mjs, stop.mjs, agent.mjs, webhook-burst.mjs, editor.mjs); this file sets up
 // what they share. Exits non-zero on any failure; prints the duration of each step.
 //
 // Environment: E2E_SKIP_BROWSER=1 skips step 6; E2E_KEEP=1 keeps the run's user folder;
@@ -31,6 +31,7 @@ import { exampleWorkflows, examples } from './groups/examples.mjs';
 import { headless } from './groups/headless.mjs';
 import { executeStep } from './groups/execute-step.mjs';
 import { retryExecution } from './groups/retry.mjs';
+import { stopExecution } from './groups/stop.mjs';
 import { webhookBurstRegular } from './groups/webhook-burst.mjs';
 import { ensureChromium } from './lib/browser.mjs';
 import { HOST_DIR, HOST_FLAVOR, ensureHost } from './lib/host.mjs';
@@ -129,6 +130,7 @@ async function main() {
 			W.loopWorkflow(),
 			W.retryRateLimitWorkflow(),
 			W.retryFixWorkflow(),
+			W.stopImportWorkflow(),
 			W.editorWorkflow(),
 			...exampleWorkflows(),
 			W.webhookBurstWorkflow(),
@@ -173,6 +175,7 @@ async function main() {
 	);
 
 	await retryExecution({ sandbox, api }, check);
+	await stopExecution({ sandbox, api }, check);
 	await executeStep({ sandbox, api }, check);
 
 	// ----- the credential test through n8n's endpoint -------------------------------------------

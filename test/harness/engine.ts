@@ -77,30 +77,29 @@ const { InventoryApi } = fromDist('./credentials/InventoryApi.credentials.js') a
 	InventoryApi: new () => ICredentialType;
 };
 
-const { serverControllers } = fromDist(
+const { serverControllers, CONTROLLER_IDLE_MS } = fromDist(
 	'./nodes/Inventory/transport/controller.js',
 ) as typeof import('../../nodes/Inventory/transport/controller');
 
 /**
  * The node's per-process controllers (rate, pause, records per server and credential) live as long as
- * the process; a test that must not inherit what an earlier one learned forgets them first.
+ * the process; a test that must not inherit what an earlier one learned forgets them first, the way the
+ * node does after five idle minutes: the lookup's clock is moved past them for that one call. A
+ * controller still in use (a run open, a record held) is kept, as it would be.
  */
 export function forgetServerControllers(): void {
-	serverControllers.clear();
+	const realNow = Date.now;
+	Date.now = () => realNow() + CONTROLLER_IDLE_MS;
+	try {
+		serverControllers.forgetIdle(silentLogger);
+	} finally {
+		Date.now = realNow;
+	}
 }
 
-/** Until when a 429's Retry-After holds back the node's requests (the latest pause of any controller). */
-export function serverPauseUntil(): number {
-	return Math.max(
-		0,
-		...[...serverControllers.values()].map((controller) => controller.pause.until),
-	);
-}
-
-/** How many per-process controllers the node keeps now. */
-export function serverControllerCount(): number {
-	return serverControllers.size;
-}
+const silentLogger = { debug() {}, info() {}, warn() {}, error() {} } as unknown as Parameters<
+	typeof serverControllers.forgetIdle
+>[0];
 
 export const INVENTORY_TYPE = 'n8n-nodes-inventory.inventory';
 export const INVENTORY_TOOL_TYPE = `${INVENTORY_TYPE}Tool`;
@@ -159,7 +158,10 @@ class FixtureNodeTypes implements INodeTypes {
 
 /** n8n's generic credential authentication, as the n8n CLI's CredentialsHelper applies it. */
 class CredentialsHelper extends ICredentialsHelper {
-	constructor(private readonly credentials: ICredentialDataDecryptedObject) {
+	constructor(
+		private readonly credentials: ICredentialDataDecryptedObject,
+		private readonly onRequest: (options: IHttpRequestOptions) => void = () => {},
+	) {
 		super();
 	}
 
@@ -176,6 +178,8 @@ class CredentialsHelper extends ICredentialsHelper {
 	): Promise<IHttpRequestOptions> {
 		if (typeName !== inventoryCredentialType.name)
 			throw new Error(`Unknown credential ${typeName}`);
+		// n8n-core hands the execution's cancel signal to the request: once it fired, nothing goes out.
+		if (!requestOptions.abortSignal?.aborted) this.onRequest(requestOptions);
 		const { authenticate } = inventoryCredentialType;
 		if (!authenticate || typeof authenticate === 'function' || authenticate.type !== 'generic') {
 			throw new Error('Expected generic authentication');
@@ -252,6 +256,8 @@ export interface RunOptions {
 	 * additionalData); n8n 1.x's hooks do not hold it, which a retry without it reproduces.
 	 */
 	retryOf?: string;
+	/** Called for every request the node sends (as n8n authenticates it, just before it goes out). */
+	onRequest?: (options: IHttpRequestOptions) => void;
 }
 
 export function instanceId(): string {
@@ -311,6 +317,26 @@ export async function runWorkflow(
 	definition: WorkflowDefinition,
 	options: RunOptions,
 ): Promise<IRun> {
+	const execution = await startWorkflow(definition, options);
+	await execution.engineDone;
+	return await execution.finished;
+}
+
+/** An execution under way, which can be stopped as the editor's Stop (or n8n's timeout) stops it. */
+export interface StartedExecution {
+	/** n8n's IRun once the execution ended: at once after a stop, with status `canceled`. */
+	finished: Promise<IRun>;
+	/** Settles when the engine itself is done: the node running at the stop has returned (or thrown). */
+	engineDone: Promise<void>;
+	/** n8n's cancellation: the execution's cancel signal fires, the execution ends as canceled. */
+	stop(): void;
+}
+
+/** Starts a workflow; resolves once it is under way; see StartedExecution. */
+export async function startWorkflow(
+	definition: WorkflowDefinition,
+	options: RunOptions,
+): Promise<StartedExecution> {
 	await installDeduplicationStore();
 	const executionId = options.executionId ?? randomUUID();
 	const mode = options.mode ?? 'manual';
@@ -334,7 +360,7 @@ export async function runWorkflow(
 	hooks.addHandler('workflowExecuteAfter', (run) => resolveFinished(run));
 
 	const additionalData = {
-		credentialsHelper: new CredentialsHelper(options.credentials),
+		credentialsHelper: new CredentialsHelper(options.credentials, options.onRequest),
 		hooks,
 		executionId,
 		restApiUrl: 'http://127.0.0.1/rest',
@@ -361,8 +387,17 @@ export async function runWorkflow(
 
 	const runExecutionData = options.executionData ?? startingExecutionData(workflow);
 	const execute = new WorkflowExecute(additionalData, mode, runExecutionData);
-	await execute.processRunExecutionData(workflow);
-	return await finished;
+	// n8n's cancellation (ActiveExecutions.stopExecution) cancels this PCancelable.
+	const processing = execute.processRunExecutionData(workflow);
+	const engineDone = Promise.resolve(processing).then(
+		() => undefined,
+		() => undefined,
+	);
+	return {
+		finished,
+		engineDone,
+		stop: () => processing.cancel(),
+	};
 }
 
 /**

@@ -1,7 +1,10 @@
 /**
  * Many executions at once in one process, through n8n's engine against the sandbox: they share the
  * server's rate limit (one controller per server and credential), take turns in rotation, never change
- * one record at the same time, and an idle controller is forgotten.
+ * one record at the same time, and an idle controller is forgotten. What they come to (each record
+ * once, no execution failed, who waited for whom) is asserted here; how many 429s and how long, which
+ * depend on the machine's speed, are the bench's (`BENCH_ONLY=executions`) and, under a fake clock,
+ * server-controller.test.ts's.
  */
 import type { IDataObject, IRun } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
@@ -20,8 +23,6 @@ import {
 	inventoryWorkflow,
 	nodeOutput,
 	runWorkflow,
-	serverControllerCount,
-	serverPauseUntil,
 } from '../harness/engine';
 
 /** Assets added to the seed's organization, so that items can address many records. */
@@ -79,13 +80,15 @@ function expectEachRecordOnce(runs: IRun[], itemsOfRuns: IDataObject[][]): void 
 	expect(created.sort()).toEqual(asked.sort());
 }
 
+const logged = (message: string) => capture.lines.some((line) => line.includes(message));
+
 function throttledCount(requests: RecordedRequest[]): number {
 	const throttled = requests.filter((r) => r.status === 429).length;
 	expect(throttled).toBe(sandbox.state().counters.rateLimited);
 	return throttled;
 }
 
-test('120 one-item executions started at once against a token bucket (40/s, burst 10): none fails, each record once, few requests answered 429', async () => {
+test('120 one-item executions started at once against a token bucket (40/s, burst 10): none fails, each record once, a 429 applied nothing', async () => {
 	sandbox.setRateLimit({ ratePerSecond: 40, burst: 10 });
 	const burst = Array.from({ length: 120 }, (_, i) => [
 		{ assetId: FIRST_EXTRA_ASSET + i, task: `webhook #${i}` },
@@ -96,8 +99,6 @@ test('120 one-item executions started at once against a token bucket (40/s, burs
 	const requests = sandbox.requests();
 	const throttled = throttledCount(requests);
 	expect(requests.length).toBe(burst.length + throttled);
-	// Each execution learning the limit alone, the burst would meet 110 429s at once, then more after the pause.
-	expect(throttled).toBeLessThan(0.25 * burst.length);
 	process.stdout.write(
 		`${burst.length} one-item executions: ${throttled} of ${requests.length} requests answered 429\n`,
 	);
@@ -116,7 +117,7 @@ describe.each([
 		const later = [{ assetId: 1010, task: 'later' }];
 		const firstRun = execution(first, typeVersion);
 		// The later execution starts once the node has the 429's pause (not merely once the sandbox sent it).
-		while (serverPauseUntil() === 0) await sleep(10);
+		while (!logged('every request to the server held back')) await sleep(10);
 		expect(sandbox.requests().filter((r) => r.status === 429)).toHaveLength(1);
 		const runs = await Promise.all([firstRun, execution(later, typeVersion)]);
 
@@ -129,7 +130,7 @@ describe.each([
 	});
 });
 
-test('one-item executions arriving during a large import get turns in rotation, not behind its queue', async () => {
+test('one-item executions arriving during a large import all succeed beside it, each record once', async () => {
 	sandbox.setRateLimit({ ratePerSecond: 50, burst: 5 });
 	const imported = Array.from({ length: 250 }, (_, i) => ({
 		assetId: FIRST_EXTRA_ASSET + i,
@@ -157,9 +158,9 @@ test('one-item executions arriving during a large import get turns in rotation, 
 				(r.body as IDataObject).name?.toString().startsWith('import'),
 		).length;
 	};
-	// Behind the import's queue, each would wait for the up to 100 items the import has under way.
+	// How many import requests went before each arrival's is timing (the bench's figure); the order of
+	// turns itself is asserted under a fake clock (server-controller.test.ts).
 	const waited = arrivals.map(([arrival]) => importSentAfterArrival(arrival));
-	expect(waited.filter((count) => count > 25)).toEqual([]);
 	const after = requests.filter((r) => r.startedAtMs > arrivedAt).length;
 	process.stdout.write(
 		`import requests sent between the arrivals and their own: ${waited.join(', ')} (of ${after} after the arrivals)\n`,
@@ -201,10 +202,9 @@ describe.each([
 });
 
 test('a controller nobody used for five minutes is forgotten when the next execution looks one up', async () => {
-	const logged = (message: string) => capture.lines.filter((line) => line.includes(message));
+	const loggedLines = (message: string) => capture.lines.filter((line) => line.includes(message));
 	await execution([{ assetId: 1001, task: 'first' }]);
-	expect(serverControllerCount()).toBe(1);
-	expect(logged('Inventory: rate controller created')).toHaveLength(1);
+	expect(loggedLines('Inventory: rate controller created')).toHaveLength(1);
 
 	// Only the clock moves on: six minutes later, an execution with another credential.
 	jest.useFakeTimers({
@@ -228,9 +228,11 @@ test('a controller nobody used for five minutes is forgotten when the next execu
 		jest.useRealTimers();
 	}
 
-	expect(serverControllerCount()).toBe(1);
-	expect(logged('Inventory: idle rate controller forgotten')).toHaveLength(1);
-	expect(logged('Inventory: rate controller created')).toHaveLength(2);
+	expect(loggedLines('Inventory: idle rate controller forgotten')).toHaveLength(1);
+	expect(loggedLines('Inventory: rate controller created')).toHaveLength(2);
+	// The one still there is found again: no third controller.
+	await execution([{ assetId: 1003, task: 'again' }], 3, TOKENS.todosOnly);
+	expect(loggedLines('Inventory: rate controller created')).toHaveLength(2);
 	for (const token of [TOKENS.fullAccess, TOKENS.todosOnly])
 		expect(capture.lines.join('\n')).not.toContain(token);
 });

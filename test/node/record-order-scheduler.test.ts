@@ -3,11 +3,15 @@
  * server do). Each item's work is a promise the test settles, so what started when is exact.
  */
 import type * as RecordOrderModule from '../../nodes/Inventory/helpers/recordOrder';
+import type * as RecordLocksModule from '../../nodes/Inventory/transport/recordLocks';
 import { fromDist } from '../harness/engine';
 
-const { RecordLocks, runInRecordOrder } = fromDist(
+const { runInRecordOrder } = fromDist(
 	'./nodes/Inventory/helpers/recordOrder.js',
 ) as typeof RecordOrderModule;
+const { RecordLocks } = fromDist(
+	'./nodes/Inventory/transport/recordLocks.js',
+) as typeof RecordLocksModule;
 
 type Locks = InstanceType<typeof RecordLocks>;
 
@@ -15,7 +19,13 @@ type Locks = InstanceType<typeof RecordLocks>;
 function controlledRun(
 	name: string,
 	records: Array<string | undefined>,
-	options: { locks: Locks; started: string[]; maxActive?: number; stopAfterFailure?: boolean },
+	options: {
+		locks: Locks;
+		started: string[];
+		maxActive?: number;
+		stopAfterFailure?: boolean;
+		signal?: AbortSignal;
+	},
 ) {
 	const finishers = new Map<number, (succeeded: boolean) => void>();
 	let finished = false;
@@ -24,6 +34,7 @@ function controlledRun(
 		maxActive: options.maxActive ?? 10,
 		stopAfterFailure: options.stopAfterFailure ?? true,
 		locks: options.locks,
+		signal: options.signal,
 		work: async (index) =>
 			await new Promise<boolean>((resolve) => {
 				options.started.push(`${name}:${index}`);
@@ -42,6 +53,15 @@ function controlledRun(
 			await settle();
 		},
 	};
+}
+
+/** Each record is free: whoever asks for it next holds it at once. */
+function expectFree(locks: Locks, records: string[]): void {
+	for (const record of records) {
+		const ticket = locks.take(record, () => {});
+		expect([record, ticket.held]).toEqual([record, true]);
+		ticket.release();
+	}
 }
 
 /** Lets every promise reaction already queued run (no timers involved). */
@@ -66,7 +86,7 @@ test("another run's change of a record waits for the record, in the order the ru
 	expect(started).toEqual(['a:0', 'a:1', 'b:1', 'b:0', 'c:0']);
 	await Promise.all([a.finish(1), b.finish(1), c.finish(0)]);
 	await Promise.all([a.done, b.done, c.done]);
-	expect(locks.size).toBe(0);
+	expectFree(locks, ['X', 'Y', 'Z']);
 });
 
 test('an item waiting for a record held elsewhere takes none of its run’s places: the next item starts', async () => {
@@ -87,7 +107,7 @@ test('an item waiting for a record held elsewhere takes none of its run’s plac
 	expect(started).toEqual(['holder:0', 'run:1', 'run:2', 'run:0']);
 	await run.finish(0);
 	await run.done;
-	expect(locks.size).toBe(0);
+	expectFree(locks, ['X', 'Y', 'Z']);
 });
 
 test('within a run, the items of a record keep input order, and another run waiting for the record comes in between', async () => {
@@ -125,7 +145,7 @@ test('a run that stops after a failure gives up the records its later items wait
 	expect(started).toEqual(['holder:0', 'failing:0', 'next:0']);
 	await next.finish(0);
 	await Promise.all([holder.done, next.done]);
-	expect(locks.size).toBe(0);
+	expectFree(locks, ['P', 'Y']);
 });
 
 test('with Continue On Fail (no stop), a failed item lets the rest of the run go on', async () => {
@@ -142,7 +162,7 @@ test('with Continue On Fail (no stop), a failed item lets the rest of the run go
 	await run.finish(1);
 	await run.finish(2);
 	await run.done;
-	expect(locks.size).toBe(0);
+	expectFree(locks, ['X', 'Y']);
 });
 
 test('a failure does not take the record from a later item already under way: the next run waits for it to finish', async () => {
@@ -160,5 +180,53 @@ test('a failure does not take the record from a later item already under way: th
 	expect(started).toEqual(['failing:0', 'failing:1', 'next:0']);
 	await next.finish(0);
 	await Promise.all([failing.done, next.done]);
-	expect(locks.size).toBe(0);
+	expectFree(locks, ['P', 'Y']);
+});
+
+describe('a stopped execution', () => {
+	test('gives up at once the records its items waited for, starts nothing more, and ends when its items under way have ended', async () => {
+		const locks = new RecordLocks();
+		const started: string[] = [];
+		const holder = controlledRun('holder', ['X'], { locks, started });
+		await settle();
+		const stop = new AbortController();
+		const stopped = controlledRun('stopped', ['X', 'Y', 'Z', 'W'], {
+			locks,
+			started,
+			maxActive: 2,
+			signal: stop.signal,
+		});
+		await settle();
+		const next = controlledRun('next', ['X', 'W'], { locks, started });
+		await settle();
+		// X is held by another run; Y and Z fill the run's two places; W waits for a place.
+		expect(started).toEqual(['holder:0', 'stopped:1', 'stopped:2', 'next:1']);
+
+		stop.abort();
+		await settle();
+		// Its turn for X is given up at once: the next run gets X as soon as the holder is done.
+		await holder.finish(0);
+		expect(started).toEqual(['holder:0', 'stopped:1', 'stopped:2', 'next:1', 'next:0']);
+		// Its items under way end (their waits end with the stop); nothing else of it starts.
+		await stopped.finish(1, false);
+		expect(stopped.finished).toBe(false);
+		await stopped.finish(2, false);
+		expect(stopped.finished).toBe(true);
+		expect(started).toEqual(['holder:0', 'stopped:1', 'stopped:2', 'next:1', 'next:0']);
+		await next.finish(0);
+		await next.finish(1);
+		await Promise.all([holder.done, next.done]);
+		expectFree(locks, ['W', 'X', 'Y', 'Z']);
+	});
+
+	test('stopped before it began: starts nothing and takes no record', async () => {
+		const locks = new RecordLocks();
+		const started: string[] = [];
+		const stop = new AbortController();
+		stop.abort();
+		const run = controlledRun('run', ['X', undefined], { locks, started, signal: stop.signal });
+		await run.done;
+		expect(started).toEqual([]);
+		expectFree(locks, ['X']);
+	});
 });

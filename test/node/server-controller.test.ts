@@ -4,6 +4,7 @@
  * and when the registry forgets a controller.
  */
 import type { Logger } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import type * as ControllerModule from '../../nodes/Inventory/transport/controller';
 import type * as ThrottleModule from '../../nodes/Inventory/transport/throttle';
@@ -133,8 +134,9 @@ describe('AdaptiveThrottle shared by several runs', () => {
 		await jest.advanceTimersByTimeAsync(10 * 60 * 1000);
 		const later = throttle.openLane(50);
 		await sendAll(later, 'later', 1, []);
-		// Had the ten idle minutes counted, the curve would be far above the peak of 20/s.
-		expect(throttle.state().ratePerSecond).toBeCloseTo(14, 6);
+		// Had the ten idle minutes counted, the curve would be far above the peak of 20/s; resumed, each
+		// answer adds one request a second until the first 429 (up to twice the rate resumed).
+		expect(throttle.state().ratePerSecond).toBeCloseTo(15, 6);
 
 		// Paced at about 14/s, 300 answers take some 20 s: past CUBIC's K, beyond the old peak.
 		const sending = sendAll(later, 'later', 300, []);
@@ -166,6 +168,328 @@ describe("a 429's pause holds back every run to the server", () => {
 	});
 });
 
+/**
+ * A token bucket under the fake clock, as the sandbox's: `ratePerSecond` tokens a second up to
+ * `burst`; a request without a token is answered 429 with Retry-After in whole seconds (at least 1).
+ */
+class TokenBucket {
+	private tokens: number;
+	private at = Date.now();
+
+	constructor(
+		public ratePerSecond: number,
+		private readonly burst: number,
+	) {
+		this.tokens = burst;
+	}
+
+	/** undefined when the request had a token, else the Retry-After in milliseconds. */
+	take(): number | undefined {
+		const now = Date.now();
+		this.tokens = Math.min(this.burst, this.tokens + ((now - this.at) / 1000) * this.ratePerSecond);
+		this.at = now;
+		if (this.tokens >= 1) {
+			this.tokens -= 1;
+			return undefined;
+		}
+		return Math.max(1, Math.ceil((1 - this.tokens) / this.ratePerSecond)) * 1000;
+	}
+}
+
+interface Traffic {
+	sent: number;
+	throttled: number;
+}
+
+/**
+ * One item sent as the node sends it (transport/index.ts): its turn, half a round trip to the server,
+ * the answer half a round trip later; after a 429 the server's pause, and the item itself waits at
+ * least the Retry-After before its next turn.
+ */
+async function sendItem(lane: Lane, bucket: TokenBucket, traffic: Traffic, rttMs = 20) {
+	for (;;) {
+		const sendNumber = await lane.acquire();
+		traffic.sent++;
+		await sleep(rttMs / 2);
+		const retryAfterMs = bucket.take();
+		await sleep(rttMs / 2);
+		if (retryAfterMs === undefined) {
+			lane.release(sendNumber, 'answered');
+			return;
+		}
+		traffic.throttled++;
+		lane.release(sendNumber, 'throttled');
+		lane.pauseUntil(Date.now() + retryAfterMs);
+		await sleep(retryAfterMs);
+	}
+}
+
+/** Runs `work` to its end under the fake clock; resolves to the seconds it took. */
+async function timed(work: Promise<unknown>): Promise<number> {
+	const startedAt = Date.now();
+	let done = false;
+	void work.then(() => (done = true));
+	while (!done) await jest.advanceTimersByTimeAsync(100);
+	await work;
+	return (Date.now() - startedAt) / 1000;
+}
+
+describe('against a token bucket, under the fake clock', () => {
+	test('120 one-item runs at once (40/s, burst 10): the slow start and the shared cut keep the 429s to a fraction of them', async () => {
+		const throttle = new AdaptiveThrottle();
+		const bucket = new TokenBucket(40, 10);
+		const traffic: Traffic = { sent: 0, throttled: 0 };
+		const runs = Array.from({ length: 120 }, async () => {
+			const lane = throttle.openLane(50);
+			await sendItem(lane, bucket, traffic);
+			lane.close();
+		});
+		await timed(Promise.all(runs));
+
+		expect(traffic.sent).toBe(120 + traffic.throttled);
+		// Each run learning the limit alone, 110 would meet a 429 at once, and more after the pause.
+		expect(traffic.throttled).toBeLessThan(0.25 * 120);
+		expect(throttle.idle).toBe(true);
+	});
+
+	test('one-item runs arriving during a paced import wait at most one of its turns each, not for its queue', async () => {
+		const throttle = new AdaptiveThrottle();
+		const bucket = new TokenBucket(50, 5);
+		const traffic: Traffic = { sent: 0, throttled: 0 };
+		const importing = throttle.openLane(50);
+		const order: string[] = [];
+		const importDone = Promise.all(
+			Array.from({ length: 250 }, async () => {
+				await sendItem(importing, bucket, traffic);
+				order.push('import');
+			}),
+		);
+		await jest.advanceTimersByTimeAsync(3000);
+		expect(throttle.state().cuts).toBeGreaterThan(0);
+		const arrivedAt = order.length;
+		const arrivals = Array.from({ length: 5 }, async (_, i) => {
+			const lane = throttle.openLane(50);
+			await sendItem(lane, bucket, traffic);
+			order.push(`arrival ${i}`);
+			lane.close();
+		});
+		await timed(Promise.all([importDone, ...arrivals]));
+		importing.close();
+
+		// Between their arrival and the last of them, one import turn per arrival at most (behind its
+		// queue, each would wait for the import's 200-odd attempts waiting).
+		const lastArrival = order.indexOf('arrival 4');
+		const importTurnsBetween = order
+			.slice(arrivedAt, lastArrival)
+			.filter((name) => name === 'import').length;
+		expect(importTurnsBetween).toBeLessThanOrEqual(5);
+	});
+
+	/** One run of `items` through a lane of its own (Max Concurrency 50), as the bench's TLS 20 ms rows (a request: 60 ms). */
+	async function run(throttle: Throttle, bucket: TokenBucket, items: number) {
+		const traffic: Traffic = { sent: 0, throttled: 0 };
+		const lane = throttle.openLane(50);
+		const seconds = await timed(
+			Promise.all(Array.from({ length: items }, () => sendItem(lane, bucket, traffic, 60))),
+		);
+		lane.close();
+		return { seconds, idealSeconds: items / bucket.ratePerSecond, ...traffic };
+	}
+
+	test("900 items against 150/s within 1.3 x N/R: a Retry-After rounded up to a second holds the others back for a request's room only", async () => {
+		const figures = await run(new AdaptiveThrottle(), new TokenBucket(150, 150), 900);
+		expect(figures.seconds).toBeLessThanOrEqual(1.3 * figures.idealSeconds);
+	});
+
+	test('a rate found against another load is overturned by a higher limit within about a second', async () => {
+		const throttle = new AdaptiveThrottle();
+		const bucket = new TokenBucket(100, 100);
+		const earlier = await run(throttle, bucket, 900);
+		await jest.advanceTimersByTimeAsync(2000);
+		bucket.ratePerSecond = 150;
+		const later = await run(throttle, bucket, 900);
+		expect(earlier.seconds).toBeLessThanOrEqual(1.3 * earlier.idealSeconds);
+		expect(later.seconds).toBeLessThanOrEqual(1.3 * later.idealSeconds);
+	});
+
+	test('the second of two runs back to back against the same limit meets few 429s: its quick probe overshoots briefly', async () => {
+		const throttle = new AdaptiveThrottle();
+		const bucket = new TokenBucket(150, 150);
+		const first = await run(throttle, bucket, 1000);
+		await jest.advanceTimersByTimeAsync(2000);
+		const second = await run(throttle, bucket, 1000);
+		expect(first.seconds).toBeLessThanOrEqual(1.3 * first.idealSeconds);
+		expect(second.throttled).toBeLessThanOrEqual(0.01 * second.sent);
+	});
+
+	test("a run's Max Concurrency is what it has in flight once the server is slower than its turns", async () => {
+		const throttle = new AdaptiveThrottle();
+		const lane = throttle.openLane(4);
+		const bucket = new TokenBucket(1000, 1000);
+		const traffic: Traffic = { sent: 0, throttled: 0 };
+		await timed(Promise.all(Array.from({ length: 24 }, () => sendItem(lane, bucket, traffic, 40))));
+
+		expect(throttle.state().peakInFlight).toBe(4);
+		expect(traffic).toEqual({ sent: 24, throttled: 0 });
+	});
+});
+
+describe('a stopped execution leaves every wait of the throttle at once', () => {
+	const stoppedError = { name: 'ExecutionStopped', message: 'The execution was stopped' };
+
+	test("an attempt waiting out the server's pause: automatic and fixed alike; the other runs' attempts still go when it ends", async () => {
+		const pause = new ServerPause();
+		const throttle = new AdaptiveThrottle(pause);
+		const stopping = throttle.openLane(50);
+		const other = throttle.openLane(50);
+		const fixed = new FixedThrottle(pause);
+		pause.extend(Date.now() + 60_000);
+		const stop = new AbortController();
+		const outcomes: string[] = [];
+		const attempts = [
+			stopping.acquire(stop.signal).then(
+				() => outcomes.push('automatic sent'),
+				(error: Error) => outcomes.push(`automatic ${error.name}`),
+			),
+			fixed.acquire(stop.signal).then(
+				() => outcomes.push('fixed sent'),
+				(error: Error) => outcomes.push(`fixed ${error.name}`),
+			),
+			other.acquire().then((sendNumber) => {
+				outcomes.push('other sent');
+				other.release(sendNumber, 'answered');
+			}),
+		];
+		await jest.advanceTimersByTimeAsync(1000);
+		stop.abort();
+		await jest.advanceTimersByTimeAsync(0);
+		expect(outcomes.sort()).toEqual(['automatic ExecutionStopped', 'fixed ExecutionStopped']);
+
+		await jest.advanceTimersByTimeAsync(59_000);
+		await Promise.all(attempts);
+		expect(outcomes).toContain('other sent');
+		stopping.close();
+		other.close();
+		expect(throttle.idle).toBe(true);
+	});
+
+	test('attempts paced for their turn leave the queue; the turns go to the next run, and the stopped run sends nothing more', async () => {
+		const throttle = new AdaptiveThrottle();
+		const learning = throttle.openLane(50);
+		await learnRate(learning, 20);
+		learning.close();
+		// Paced at 14/s: 14 attempts of each run queue for about a second.
+		const stopping = throttle.openLane(50);
+		const other = throttle.openLane(50);
+		const stop = new AbortController();
+		const sent: string[] = [];
+		const rejected: unknown[] = [];
+		const send = (lane: Lane, name: string, signal?: AbortSignal) =>
+			lane.acquire(signal).then(
+				(sendNumber) => {
+					sent.push(name);
+					lane.release(sendNumber, 'answered');
+				},
+				(error: unknown) => rejected.push(error),
+			);
+		const attempts = Array.from({ length: 14 }, () => [
+			send(stopping, 'stopping', stop.signal),
+			send(other, 'other'),
+		]).flat();
+		await jest.advanceTimersByTimeAsync(150);
+		const sentBeforeStop = sent.length;
+		expect(sent.slice(0, 2)).toEqual(['stopping', 'other']);
+		stop.abort();
+		await jest.advanceTimersByTimeAsync(0);
+		expect(rejected).toHaveLength(14 - sent.filter((name) => name === 'stopping').length);
+		for (const error of rejected) expect(error).toMatchObject(stoppedError);
+
+		await jest.advanceTimersByTimeAsync(2000);
+		await Promise.all(attempts);
+		expect(sent.slice(sentBeforeStop)).toEqual(
+			Array<string>(sent.length - sentBeforeStop).fill('other'),
+		);
+		expect(sent.filter((name) => name === 'other')).toHaveLength(14);
+		stopping.close();
+		other.close();
+		expect(throttle.idle).toBe(true);
+	});
+
+	test('a run stopped before it asks gets no turn; a turn given back unused teaches the rate nothing and frees its slot', async () => {
+		const throttle = new AdaptiveThrottle();
+		const lane = throttle.openLane(1);
+		const stop = new AbortController();
+		stop.abort();
+		await expect(lane.acquire(stop.signal)).rejects.toMatchObject(stoppedError);
+
+		const sendNumber = await lane.acquire();
+		lane.release(sendNumber, 'unsent');
+		// Max Concurrency 1: the next attempt gets the slot back at once.
+		await lane.acquire();
+		expect(throttle.state()).toEqual(expect.objectContaining({ cuts: 0, throttled: 0 }));
+	});
+});
+
+describe('a Retry-After rounded up to whole seconds', () => {
+	/**
+	 * After a first cut at CUBIC's peak of 20/s and, `secondCutAfterMs` later, a second one (little taken
+	 * meanwhile: peak about 7/s, a request's room in 140 ms), a 429 asks for `retryAfterMs`: when does
+	 * another run's attempt go?
+	 */
+	async function otherRunWaits(retryAfterMs: number, secondCutAfterMs?: number): Promise<number> {
+		const throttle = new AdaptiveThrottle();
+		const lane = throttle.openLane(50);
+		await learnRate(lane, 20);
+		if (secondCutAfterMs !== undefined) {
+			// One attempt in flight meanwhile: the throttle is not idle, the curve goes on.
+			const inFlight = lane.acquire();
+			await jest.advanceTimersByTimeAsync(secondCutAfterMs);
+			lane.release(await inFlight, 'answered');
+			const throttled = lane.acquire();
+			await jest.advanceTimersByTimeAsync(200);
+			lane.release(await throttled, 'throttled');
+			expect(throttle.state().cuts).toBe(2);
+		}
+		const other = throttle.openLane(50);
+		const askedAt = Date.now();
+		lane.pauseUntil(askedAt + retryAfterMs);
+		let sentAt: number | undefined;
+		void other.acquire().then(() => (sentAt = Date.now()));
+		while (sentAt === undefined) await jest.advanceTimersByTimeAsync(10);
+		return sentAt - askedAt;
+	}
+
+	test("of one second, while the server's rate has a request's room in less: the other runs wait that room, not the second", async () => {
+		// The paced turn after the second cut (about 5/s) comes before the whole second would end.
+		expect(await otherRunWaits(1000, 3000)).toBeLessThanOrEqual(250);
+	});
+
+	test('of more than a second: the server means it, every run waits it out', async () => {
+		expect(await otherRunWaits(2000, 3000)).toBeGreaterThanOrEqual(2000);
+	});
+
+	test("at the first cut (its peak holds the bucket's burst) and when cuts come close together (a saturated server): in full", async () => {
+		expect(await otherRunWaits(1000)).toBeGreaterThanOrEqual(1000);
+		expect(await otherRunWaits(1000, 1000)).toBeGreaterThanOrEqual(1000);
+	});
+
+	test('before any rate is known, and with fixed concurrency: in full', async () => {
+		const pause = new ServerPause();
+		const throttle = new AdaptiveThrottle(pause);
+		const lane = throttle.openLane(50);
+		lane.pauseUntil(Date.now() + 1000);
+		const fixed = new FixedThrottle(pause);
+		const sent: number[] = [];
+		const startedAt = Date.now();
+		const attempts = [lane.acquire(), fixed.acquire()].map((attempt) =>
+			attempt.then(() => sent.push(Date.now() - startedAt)),
+		);
+		await jest.advanceTimersByTimeAsync(1000);
+		await Promise.all(attempts);
+		expect(sent).toEqual([1000, 1000]);
+	});
+});
+
 describe('ServerControllers: one per base URL and credential in the process', () => {
 	const connection = { baseUrl: 'https://inventory.example.com', token: TOKEN };
 	const fixed = { mode: 'fixed', concurrency: 5 } as const;
@@ -182,7 +506,6 @@ describe('ServerControllers: one per base URL and credential in the process', ()
 		expect(
 			controllers.controllerFor({ ...connection, baseUrl: 'https://eu.example.com' }, logger),
 		).not.toBe(controller);
-		expect(controllers.size).toBe(3);
 		expect(lines.map(({ message, meta }) => [message, meta])).toEqual([
 			[
 				'Inventory: rate controller created',
@@ -205,27 +528,27 @@ describe('ServerControllers: one per base URL and credential in the process', ()
 		const busy = controllers.controllerFor({ ...connection, token: 'inv_busy' }, logger);
 		const open = busy.openRun(fixed, logger);
 
+		const busyLookup = { ...connection, token: 'inv_busy' };
+
 		now = CONTROLLER_IDLE_MS - 1;
 		controllers.forgetIdle(logger);
-		expect(controllers.size).toBe(2);
+		expect(controllers.controllerFor(connection, logger)).toBe(idle);
 
 		now = CONTROLLER_IDLE_MS;
-		expect(controllers.controllerFor({ ...connection, token: 'inv_busy' }, logger)).toBe(busy);
-		expect(controllers.size).toBe(1);
+		expect(controllers.controllerFor(busyLookup, logger)).toBe(busy);
 		// The next lookup of the forgotten one starts afresh.
 		const fresh = controllers.controllerFor(connection, logger);
 		expect(fresh).not.toBe(idle);
 
 		now = 3 * CONTROLLER_IDLE_MS;
 		controllers.forgetIdle(logger);
-		expect(controllers.size).toBe(1);
+		expect(controllers.controllerFor(busyLookup, logger)).toBe(busy);
 		open.close();
 		now = 4 * CONTROLLER_IDLE_MS - 1;
 		controllers.forgetIdle(logger);
-		expect(controllers.size).toBe(1);
+		expect(controllers.controllerFor(busyLookup, logger)).toBe(busy);
 		now = 4 * CONTROLLER_IDLE_MS;
-		controllers.forgetIdle(logger);
-		expect(controllers.size).toBe(0);
+		expect(controllers.controllerFor(busyLookup, logger)).not.toBe(busy);
 
 		expect(
 			lines
@@ -264,8 +587,10 @@ describe('ServerControllers: one per base URL and credential in the process', ()
 		expect(lines.map(({ message }) => message)).toEqual([
 			'Inventory: rate controller created',
 			'Inventory: rate limit answered, sending rate cut',
+			'Inventory: rate limit answered, every request to the server held back',
 			'Inventory: automatic concurrency settled',
 		]);
+		expect(lines[2].meta).toEqual({ baseUrl: connection.baseUrl, waitMs: 2000 });
 		expect(lines[1].meta).toEqual(
 			expect.objectContaining({ baseUrl: connection.baseUrl, cuts: 1, throttled: 1 }),
 		);

@@ -13,6 +13,7 @@ import {
 } from '../helpers/repeatProtection';
 import { compactForAgent, isToolVariant } from '../helpers/toolMode';
 import {
+	ExecutionStopped,
 	openConnection,
 	openSendingRun,
 	sendInventoryRequest,
@@ -116,6 +117,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		maxActive: sendingRun.maxActive,
 		locks: sendingRun.records,
 		stopAfterFailure: !this.continueOnFail(),
+		signal: this.getExecutionCancelSignal?.(),
 		work: async (itemIndex) => {
 			try {
 				const request = requests[itemIndex];
@@ -144,6 +146,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	}).finally(() => sendingRun.close());
 	await answers?.settle();
 
+	// Stopped: the items cut short are no results (nor error items), whatever Continue On Fail says.
+	if (this.getExecutionCancelSignal?.()?.aborted) throw new ExecutionStopped();
 	const through = [...answered].sort((a, b) => a - b);
 	if (answers)
 		for (const index of through) {

@@ -1,3 +1,6 @@
+import { whenStopped } from '../transport/cancel';
+import { RecordLocks, type RecordTicket } from '../transport/recordLocks';
+
 /** Item indices, smallest first. */
 class IndexHeap {
 	private readonly heap: number[] = [];
@@ -42,61 +45,6 @@ class IndexHeap {
 	}
 }
 
-/** A place in a record's queue; the first in the queue holds the record. */
-export interface RecordTicket {
-	readonly held: boolean;
-	/** Gives the record up (held) or leaves its queue (waiting); does nothing the second time. */
-	release(): void;
-}
-
-interface QueuedTicket extends RecordTicket {
-	held: boolean;
-	onHeld: () => void;
-}
-
-/**
- * Who holds each record now, and who waits for it, first come first served. Shared by every run to one
- * server in the process (see ServerController), so changes of one record from different executions go
- * one after another, in the order they asked for the record.
- */
-export class RecordLocks {
-	private readonly queues = new Map<string, QueuedTicket[]>();
-
-	/** Records held or waited for. */
-	get size(): number {
-		return this.queues.size;
-	}
-
-	/**
-	 * Asks for a record: held at once when nobody holds it, else `onHeld` is called (never from inside
-	 * this call or a `release`) when the tickets before it are released.
-	 */
-	take(record: string, onHeld: () => void): RecordTicket {
-		const queue = this.queues.get(record) ?? [];
-		if (queue.length === 0) this.queues.set(record, queue);
-		let released = false;
-		const ticket: QueuedTicket = {
-			held: queue.length === 0,
-			onHeld,
-			release: () => {
-				if (released) return;
-				released = true;
-				const position = queue.indexOf(ticket);
-				if (position >= 0) queue.splice(position, 1);
-				if (queue.length === 0) {
-					this.queues.delete(record);
-				} else if (position === 0) {
-					const next = queue[0];
-					next.held = true;
-					void Promise.resolve().then(() => next.onHeld());
-				}
-			},
-		};
-		queue.push(ticket);
-		return ticket;
-	}
-}
-
 export interface RecordOrderedRun {
 	/** Each item's record (e.g. `Asset 12`); items of one record run one after another. undefined: no record, runs alone. */
 	records: ReadonlyArray<string | undefined>;
@@ -108,6 +56,11 @@ export interface RecordOrderedRun {
 	stopAfterFailure: boolean;
 	/** Records held by other runs too (every execution's, in the process); by default this run's own. */
 	locks?: RecordLocks;
+	/**
+	 * The execution's cancel signal: once it fires, nothing more starts, the records waited for are
+	 * given up at once, and the run ends as soon as the items under way have ended (their waits end too).
+	 */
+	signal?: AbortSignal;
 }
 
 /**
@@ -115,7 +68,8 @@ export interface RecordOrderedRun {
  * input order: the next starts only after the previous one's final outcome. Among the items that may
  * start, the earliest in input order goes first. An item also waits for its record while another run
  * holds it (without taking one of this run's places meanwhile); every record this run holds or waits
- * for is given up when its items are done or will not start (stop after a failure).
+ * for is given up when its items are done or will not start (stop after a failure, or the execution
+ * stopped).
  */
 export async function runInRecordOrder(run: RecordOrderedRun): Promise<void> {
 	const { records, maxActive, work, stopAfterFailure } = run;
@@ -129,6 +83,7 @@ export async function runInRecordOrder(run: RecordOrderedRun): Promise<void> {
 	/** Items started and not finished: they keep their records to the end, whatever fails meanwhile. */
 	const running = new Set<number>();
 	let firstFailure = Infinity;
+	let stopped = false;
 
 	/** Whether the item holds its record (or has none); else it now waits for it, outside the heap. */
 	const holdsRecord = (index: number): boolean => {
@@ -156,7 +111,12 @@ export async function runInRecordOrder(run: RecordOrderedRun): Promise<void> {
 	let resolveDone: () => void = () => {};
 	const done = new Promise<void>((resolve) => (resolveDone = resolve));
 	const startWhatMay = () => {
-		while (running.size < maxActive && ready.size > 0 && (ready.peek() as number) < firstFailure) {
+		while (
+			!stopped &&
+			running.size < maxActive &&
+			ready.size > 0 &&
+			(ready.peek() as number) < firstFailure
+		) {
 			const index = ready.pop() as number;
 			// A record is taken only when its item would start, so a run holds no more records than it works on.
 			if (!holdsRecord(index)) continue;
@@ -185,11 +145,19 @@ export async function runInRecordOrder(run: RecordOrderedRun): Promise<void> {
 		else nextOfRecord[previous] = index;
 		if (record !== undefined) lastOfRecord.set(record, index);
 	});
+	const cancel = whenStopped(run.signal);
+	void cancel.stopped.then(() => {
+		if (stopped) return;
+		stopped = true;
+		giveUpAfter(-1);
+		startWhatMay();
+	});
 	try {
-		for (const index of firstOfRecords) ready.push(index);
+		if (!run.signal?.aborted) for (const index of firstOfRecords) ready.push(index);
 		startWhatMay();
 		await done;
 	} finally {
+		cancel.off();
 		for (const ticket of tickets.values()) ticket.release();
 	}
 }

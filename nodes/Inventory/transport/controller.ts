@@ -1,7 +1,7 @@
 import type { Logger } from 'n8n-workflow';
 import { createHash } from 'node:crypto';
 
-import { RecordLocks } from '../helpers/recordOrder';
+import { RecordLocks } from './recordLocks';
 import type { InventoryConnection } from './connection';
 import {
 	AdaptiveThrottle,
@@ -34,7 +34,12 @@ export interface SendingRun {
  * for, automatic concurrency's rate and what it has learned, and who is changing which record.
  */
 export class ServerController {
-	readonly pause = new ServerPause();
+	readonly pause = new ServerPause((waitMs) =>
+		this.logger.debug('Inventory: rate limit answered, every request to the server held back', {
+			baseUrl: this.baseUrl,
+			waitMs,
+		}),
+	);
 	readonly records = new RecordLocks();
 	readonly throttle: AdaptiveThrottle;
 	/** The logger of the latest run, for the cuts (n8n's logger is the same for every execution). */
@@ -59,7 +64,7 @@ export class ServerController {
 
 	/** No run is open and nothing is in flight or holds a record. */
 	get idle(): boolean {
-		return this.openRuns === 0 && this.throttle.idle && this.records.size === 0;
+		return this.openRuns === 0 && this.throttle.idle && this.records.idle;
 	}
 
 	openRun(sending: Sending, logger: Logger): SendingRun {
@@ -96,14 +101,6 @@ export class ServerControllers {
 
 	constructor(private readonly now: () => number = () => Date.now()) {}
 
-	get size(): number {
-		return this.controllers.size;
-	}
-
-	values(): IterableIterator<ServerController> {
-		return this.controllers.values();
-	}
-
 	controllerFor(connection: Pick<InventoryConnection, 'baseUrl' | 'token'>, logger: Logger) {
 		this.forgetIdle(logger);
 		const tokenHash = createHash('sha256').update(connection.token).digest('hex');
@@ -133,11 +130,6 @@ export class ServerControllers {
 				});
 			}
 		}
-	}
-
-	/** Forgets every controller (a test's fresh start). */
-	clear(): void {
-		this.controllers.clear();
 	}
 }
 

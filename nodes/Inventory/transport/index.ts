@@ -4,8 +4,8 @@ import type {
 	IHttpRequestOptions,
 	IN8nHttpFullResponse,
 } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
 
+import { ExecutionStopped, throwIfStopped, waitUnlessStopped } from './cancel';
 import { checkApiAddress, CREDENTIAL_TYPE, type InventoryConnection } from './connection';
 import { answerError, apiMessageOf, networkError } from './errors';
 import { classifyNetworkFailure, isApiError, isInFlightConflict } from './failures';
@@ -13,6 +13,7 @@ import type { InventoryRequest } from './request';
 import { networkRetryWait, parseRetryAfter, retryWait, type RetryPolicy } from './retry';
 import type { SendThrottle } from './throttle';
 
+export { ExecutionStopped } from './cancel';
 export { openConnection } from './connection';
 export type { InventoryRequest } from './request';
 export { type RetryPolicy } from './retry';
@@ -31,6 +32,8 @@ function dataOf(body: unknown): IDataObject | undefined {
  * Sends one write with its Idempotency-Key and resolves to the response's `data` object. Whatever the
  * retry policy retries (429, 5xx, network failures, a 409 of an attempt still in flight) is sent again
  * with the same key, so a retry replays instead of duplicating; any other answer fails the item.
+ * Every wait (a turn, the server's pause, a back-off) ends when n8n cancels the execution: it then
+ * rejects with ExecutionStopped and nothing more is sent.
  */
 export async function sendInventoryRequest(
 	this: IExecuteFunctions,
@@ -54,6 +57,8 @@ export async function sendInventoryRequest(
 		timeout: policy.timeoutMs,
 		skipSslCertificateValidation: connection.ignoreSslIssues,
 	};
+	// n8n 1.x before the cancel signal: undefined, and the waits run their course as before.
+	const signal = this.getExecutionCancelSignal?.();
 	let retries = 0;
 	/** The network code of the latest attempt that may have reached the server and got no answer. */
 	let unansweredAttempt: string | undefined;
@@ -76,7 +81,12 @@ export async function sendInventoryRequest(
 		});
 
 	for (; ; retries++) {
-		const sendNumber = await throttle.acquire();
+		const sendNumber = await throttle.acquire(signal);
+		if (signal?.aborted) {
+			// Stopped as its turn came: the turn is given back unused.
+			throttle.release(sendNumber, 'unsent');
+			throw new ExecutionStopped();
+		}
 		let response: IN8nHttpFullResponse;
 		try {
 			response = (await this.helpers.httpRequestWithAuthentication.call(
@@ -89,6 +99,8 @@ export async function sendInventoryRequest(
 			)) as IN8nHttpFullResponse;
 		} catch (error) {
 			throttle.release(sendNumber, 'unanswered');
+			// n8n aborts the request in flight when it cancels the execution: that is no network failure.
+			throwIfStopped(signal);
 			const failure = classifyNetworkFailure(error);
 			const earlierUnanswered = unansweredAttempt !== undefined;
 			if (failure.fateUnknown) unansweredAttempt = failure.code;
@@ -100,7 +112,7 @@ export async function sendInventoryRequest(
 					failure,
 					earlierUnanswered,
 				});
-			await sleep(waitMs);
+			await waitUnlessStopped(waitMs, signal);
 			continue;
 		}
 		throttle.release(sendNumber, response.statusCode === 429 ? 'throttled' : 'answered');
@@ -124,8 +136,9 @@ export async function sendInventoryRequest(
 			if (!address.isApi) throw fail(statusCode, body, { anonymousStatus: address.statusCode });
 		}
 		if (waitMs === undefined) throw fail(statusCode, body, answer);
-		// A rate limit holds back every request of the run; other waits concern this request alone.
+		// A rate limit holds back every request to the server (the throttle decides how long for the
+		// others); the request it answered waits it out in full, as every other wait.
 		if (statusCode === 429) throttle.pauseUntil(Date.now() + waitMs);
-		else await sleep(waitMs);
+		await waitUnlessStopped(waitMs, signal);
 	}
 }

@@ -1,17 +1,29 @@
 import { sleep } from 'n8n-workflow';
 
-/** How an attempt ended, as the throttle sees it: any answer but 429 (the server took the request), 429, or none (network failure). */
-export type AttemptOutcome = 'answered' | 'throttled' | 'unanswered';
+import { ExecutionStopped, throwIfStopped, waitUnlessStopped, whenStopped } from './cancel';
+
+/**
+ * How an attempt ended, as the throttle sees it: any answer but 429 (the server took the request), 429,
+ * none (network failure), or never sent (its execution was stopped when its turn came).
+ */
+export type AttemptOutcome = 'answered' | 'throttled' | 'unanswered' | 'unsent';
 
 /**
  * What every attempt of a node run passes through: `acquire` before it is sent (it waits for a rate
  * limit pause, a free slot and, when pacing, its turn), `release` once it is answered or failed.
  */
 export interface SendThrottle {
-	/** Resolves when the attempt may be sent, with its place in the order of sending. */
-	acquire(): Promise<number>;
+	/**
+	 * Resolves when the attempt may be sent, with its place in the order of sending; rejects with
+	 * ExecutionStopped, at once, when `signal` (the execution's cancel signal) fires first.
+	 */
+	acquire(signal?: AbortSignal): Promise<number>;
 	release(sendNumber: number, outcome: AttemptOutcome): void;
-	/** Holds back every attempt to the server until `timestamp`, as a 429's Retry-After asks. */
+	/**
+	 * A 429's Retry-After: holds back the attempts to the server until `timestamp` (automatic
+	 * concurrency may hold them back less, see AdaptiveThrottle.pauseAfter429); the attempt it answered
+	 * waits it out in full anyway.
+	 */
 	pauseUntil(timestamp: number): void;
 }
 
@@ -22,13 +34,18 @@ export interface SendThrottle {
 export class ServerPause {
 	until = 0;
 
+	/** `onPause` hears of each pause that begins (not of one that only grows longer). */
+	constructor(private readonly onPause: (waitMs: number) => void = () => {}) {}
+
 	extend(timestamp: number): void {
+		const now = Date.now();
+		if (timestamp > now && this.until <= now) this.onPause(timestamp - now);
 		this.until = Math.max(this.until, timestamp);
 	}
 
-	async wait(): Promise<void> {
+	async wait(signal?: AbortSignal): Promise<void> {
 		for (let delay = this.until - Date.now(); delay > 0; delay = this.until - Date.now()) {
-			await sleep(delay);
+			await waitUnlessStopped(delay, signal);
 		}
 	}
 }
@@ -39,8 +56,9 @@ export class FixedThrottle implements SendThrottle {
 
 	constructor(private readonly pause: ServerPause = new ServerPause()) {}
 
-	async acquire(): Promise<number> {
-		await this.pause.wait();
+	async acquire(signal?: AbortSignal): Promise<number> {
+		await this.pause.wait(signal);
+		throwIfStopped(signal);
 		return ++this.sent;
 	}
 
@@ -65,7 +83,19 @@ const MIN_RATE = 0.5;
 /** The longest sleep before a waiting attempt's turn is worked out again (the rate may have risen). */
 const MAX_TURN_WAIT_MS = 100;
 const MEASURE_MS = 1000;
-
+/** A Retry-After of this much or less may be the server's rounding up to whole seconds. */
+const ROUNDED_RETRY_AFTER_MS = 1000;
+/** Two cuts this close: the server is saturated, its Retry-After is honoured in full for everyone. */
+const SATURATED_WITHIN_MS = 2000;
+/**
+ * Requests per second a resumed rate grows by with each answer until the first 429 (as a slow start
+ * does: about 2.7 times the rate each second, whatever the rate), up to RESUME_CEILING times the rate
+ * resumed: a server that takes more now (a higher limit, the other load gone) overturns the
+ * remembered rate within about a second, instead of CUBIC's slow probe beyond its old peak, while a
+ * server that takes the same meets a short overshoot only (the second of two runs back to back).
+ */
+const RESUME_GROWTH_PER_ANSWER = 1;
+const RESUME_CEILING = 2;
 export interface AdaptiveState {
 	/** Requests per second the pacing allows; undefined until the first 429 (no pacing before). */
 	ratePerSecond: number | undefined;
@@ -137,6 +167,14 @@ export class AdaptiveThrottle {
 	private maxInFlight = INITIAL_IN_FLIGHT;
 	private cuts = 0;
 	private throttled = 0;
+	/** A rate found earlier was resumed after a quiet spell, and no 429 came since: the rate grows fast. */
+	private resumed = false;
+	private resumedAt = 0;
+	private resumedRate = 0;
+	/** The latest cut came soon after the one before it (see `cut`). */
+	private saturated = false;
+	/** When the latest cut came (the clock's time: `cutAt` stands still while idle). */
+	private lastCutAt = -Infinity;
 
 	constructor(
 		private readonly pause: ServerPause = new ServerPause(),
@@ -149,14 +187,35 @@ export class AdaptiveThrottle {
 		this.lanes.add(lane);
 		this.maxInFlight = this.largestLaneBound();
 		return {
-			acquire: async () => await this.acquire(lane),
+			acquire: async (signal) => await this.acquire(lane, signal),
 			release: (sendNumber, outcome) => this.release(lane, sendNumber, outcome),
-			pauseUntil: (timestamp) => this.pause.extend(timestamp),
+			pauseUntil: (timestamp) => this.pauseAfter429(timestamp),
 			close: () => {
 				if (this.lanes.delete(lane) && this.lanes.size > 0)
 					this.maxInFlight = this.largestLaneBound();
 			},
 		};
+	}
+
+	/**
+	 * A 429's Retry-After, for every run to the server. The server's word, in full, unless it is a
+	 * second or less while the rate the server took (CUBIC's peak) has a request's room in less: that is
+	 * whole seconds' rounding (a token bucket refills in milliseconds), and the pacing, just cut below
+	 * that rate, keeps the attempts apart; then the others wait one request's room, not the whole second.
+	 * Not at the first cut (its peak holds the bucket's burst: the server is empty, not rounding) nor
+	 * while the server is saturated (cuts close together). The attempt that met the 429 waits the
+	 * Retry-After out in full (sendInventoryRequest).
+	 */
+	private pauseAfter429(timestamp: number): void {
+		const now = Date.now();
+		const roomMs = this.cubicPeak > 0 ? 1000 / this.cubicPeak : Infinity;
+		const rounded =
+			this.rate !== undefined &&
+			this.cuts > 1 &&
+			!this.saturated &&
+			timestamp - now <= ROUNDED_RETRY_AFTER_MS &&
+			roomMs < timestamp - now;
+		this.pause.extend(rounded ? now + roomMs : timestamp);
 	}
 
 	/** No run has a lane open and nothing is in flight: the throttle may be forgotten. */
@@ -170,14 +229,36 @@ export class AdaptiveThrottle {
 		return largest;
 	}
 
-	private async acquire(lane: Lane): Promise<number> {
+	private async acquire(lane: Lane, signal?: AbortSignal): Promise<number> {
+		throwIfStopped(signal);
 		if (this.idleSince !== undefined) {
 			// Nothing was sent meanwhile: the curve resumes where it stood, it did not grow unproven.
-			if (this.cutAt !== undefined) this.cutAt += Date.now() - this.idleSince;
+			const now = Date.now();
+			if (this.cutAt !== undefined) this.cutAt += now - this.idleSince;
 			this.idleSince = undefined;
+			// What the server took before the quiet spell says little about the load it takes now.
+			if (this.rate !== undefined) {
+				this.resumed = true;
+				this.resumedAt = now;
+				this.resumedRate = this.rate;
+			}
 		}
-		return await new Promise<number>((resolve) => {
-			lane.waiting.push(resolve);
+		const { stopped, off } = whenStopped(signal);
+		return await new Promise<number>((resolve, reject) => {
+			const turn = (sendNumber: number) => {
+				off();
+				resolve(sendNumber);
+			};
+			lane.waiting.push(turn);
+			// Stopped while waiting: the turn goes to the next attempt, nothing of this one stays queued.
+			void stopped.then(() => {
+				const position = lane.waiting.indexOf(turn);
+				if (position < 0) return;
+				lane.waiting.splice(position, 1);
+				if (!lane.eligible) this.leaveRotation(lane);
+				if (this.quiet) this.idleSince = Date.now();
+				reject(new ExecutionStopped());
+			});
 			this.enterRotation(lane);
 			void this.giveTurns();
 		});
@@ -189,6 +270,14 @@ export class AdaptiveThrottle {
 		this.rotation.push(lane);
 	}
 
+	/** Takes a lane out of the rotation (its last waiting attempt was stopped), so no turn is waited for in vain. */
+	private leaveRotation(lane: Lane): void {
+		if (!lane.inRotation) return;
+		const position = this.rotation.indexOf(lane, this.rotationStart);
+		if (position >= 0) this.rotation.splice(position, 1);
+		lane.inRotation = false;
+	}
+
 	private nextInRotation(): Lane | undefined {
 		const lane = this.rotation[this.rotationStart++];
 		if (this.rotationStart > 1024 && this.rotationStart * 2 > this.rotation.length) {
@@ -197,6 +286,13 @@ export class AdaptiveThrottle {
 		}
 		if (lane) lane.inRotation = false;
 		return lane;
+	}
+
+	/** Nothing in flight and no attempt waiting. */
+	private get quiet(): boolean {
+		if (this.inFlight > 0) return false;
+		for (const lane of this.lanes) if (lane.waiting.length > 0) return false;
+		return true;
 	}
 
 	private get waitingLanes(): number {
@@ -240,20 +336,27 @@ export class AdaptiveThrottle {
 		lane.inFlight--;
 		this.enterRotation(lane);
 		const now = Date.now();
-		if (outcome === 'throttled') {
+		if (outcome === 'unsent') {
+			// The server saw nothing of it: the slot is free again, the rate learns nothing.
+		} else if (outcome === 'throttled') {
 			this.throttled++;
 			if (sendNumber > this.sentAtCut) this.cut(now);
 		} else {
 			// Not refused: the server took it (an attempt that got no answer most likely reached it too).
 			this.takenSinceCut++;
-			if (this.rate === undefined) this.recordTaken(now);
+			if (this.rate === undefined || this.resumed) this.recordTaken(now);
 		}
 		if (outcome === 'answered') {
 			if (this.rate === undefined)
 				this.inFlightLimit = Math.min(this.maxInFlight, this.inFlightLimit + GROWTH_PER_ANSWER);
+			else if (this.resumed)
+				this.rate = Math.max(
+					Math.min(this.rate + RESUME_GROWTH_PER_ANSWER, RESUME_CEILING * this.resumedRate),
+					this.cubicRate(now),
+				);
 			else this.rate = Math.max(MIN_RATE, this.cubicRate(now));
 		}
-		if (this.inFlight === 0 && this.waitingLanes === 0) this.idleSince = now;
+		if (this.quiet) this.idleSince = now;
 		void this.giveTurns();
 	}
 
@@ -300,14 +403,23 @@ export class AdaptiveThrottle {
 			this.cutAt === undefined || now <= this.cutAt
 				? Infinity
 				: (this.takenSinceCut * 1000) / (now - this.cutAt);
+		// A resumed rate that grew until this 429 is measured as the first cut is: by what the server took.
 		this.cubicPeak = Math.max(
 			MIN_RATE,
 			this.rate === undefined
 				? this.takenRate(now)
-				: (this.rate + Math.min(this.rate, takenRateSinceCut)) / 2,
+				: this.resumed
+					? (this.takenRate(now) * MEASURE_MS) /
+						Math.max(1, Math.min(MEASURE_MS, now - this.resumedAt))
+					: (this.rate + Math.min(this.rate, takenRateSinceCut)) / 2,
 		);
+		this.resumed = false;
 		this.takenSinceCut = 0;
 		this.rate = Math.max(MIN_RATE, this.cubicPeak * CUBIC_BETA);
+		// Cut again soon after the last cut: the server is saturated (other clients share its limit), and
+		// its whole Retry-After is honoured until a calmer cut.
+		this.saturated = now - this.lastCutAt < SATURATED_WITHIN_MS;
+		this.lastCutAt = now;
 		this.cutAt = now;
 		this.sentAtCut = this.sent;
 		this.inFlightLimit = Infinity;

@@ -486,3 +486,34 @@ export function exampleWorkflow(example, { id, name, nodeChanges = {} }) {
 		staticData: null,
 	};
 }
+
+// ------------------------------------------------------------------------------------------------
+// Stop: a bulk import stopped while its items wait out a long back-off (the editor's Stop button).
+
+/** 60 to-dos over 20 assets: the first item of each asset is sent, the others wait for their asset. */
+export const STOP_IMPORT_ITEMS = Array.from({ length: 60 }, (_, i) => ({
+	assetId: 1001 + (i % 20),
+	title: `Stopped import #${i}`,
+}));
+
+export const stopImportWorkflow = () =>
+	workflow(
+		'e2eWfStopImport1',
+		'E2E: stop a bulk import',
+		[
+			trigger(),
+			items('Import', STOP_IMPORT_ITEMS, [220, 0]),
+			inventoryNode({
+				id: 'inv-stop-import',
+				name: 'Create To-Do',
+				position: [440, 0],
+				typeVersion: 3,
+				// A 5xx is retried after Retry Delay: ten minutes, so a wait that outlived the stop would show.
+				parameters: createTodoParameters(
+					{ ...TODO_FROM_ITEM, options: { retryDelay: 600_000, maxRetryWait: 3_600_000 } },
+					{},
+				),
+			}),
+		],
+		chain(TRIGGER, 'Import', 'Create To-Do'),
+	);

@@ -1,0 +1,54 @@
+/** A place in a record's queue; the first in the queue holds the record. */
+export interface RecordTicket {
+	readonly held: boolean;
+	/** Gives the record up (held) or leaves its queue (waiting); does nothing the second time. */
+	release(): void;
+}
+
+interface QueuedTicket extends RecordTicket {
+	held: boolean;
+	onHeld: () => void;
+}
+
+/**
+ * Who holds each record now, and who waits for it, first come first served. Shared by every run to one
+ * server in the process (see ServerController), so changes of one record from different executions go
+ * one after another, in the order they asked for the record.
+ */
+export class RecordLocks {
+	private readonly queues = new Map<string, QueuedTicket[]>();
+
+	/** No record is held or waited for. */
+	get idle(): boolean {
+		return this.queues.size === 0;
+	}
+
+	/**
+	 * Asks for a record: held at once when nobody holds it, else `onHeld` is called (never from inside
+	 * this call or a `release`) when the tickets before it are released.
+	 */
+	take(record: string, onHeld: () => void): RecordTicket {
+		const queue = this.queues.get(record) ?? [];
+		if (queue.length === 0) this.queues.set(record, queue);
+		let released = false;
+		const ticket: QueuedTicket = {
+			held: queue.length === 0,
+			onHeld,
+			release: () => {
+				if (released) return;
+				released = true;
+				const position = queue.indexOf(ticket);
+				if (position >= 0) queue.splice(position, 1);
+				if (queue.length === 0) {
+					this.queues.delete(record);
+				} else if (position === 0) {
+					const next = queue[0];
+					next.held = true;
+					void Promise.resolve().then(() => next.onHeld());
+				}
+			},
+		};
+		queue.push(ticket);
+		return ticket;
+	}
+}
