@@ -40,7 +40,7 @@ const parameters = createTodoParameters({
 
 /** The key the sandbox received on a path. */
 function keyOn(sandbox: SandboxHandle, path: string): string | undefined {
-	return sandbox.requests().find((request) => request.path === path)?.key;
+	return sandbox.requests().find((request) => request.path === path)?.key ?? undefined;
 }
 
 function expectedErrorItems(sandbox: SandboxHandle): IDataObject[] {

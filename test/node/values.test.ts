@@ -153,7 +153,7 @@ describe('custom field pairs, each sent as its Type says', () => {
 		operation: 'recordAcquisition',
 		assetId: '={{ 1001 + $itemIndex }}',
 		eventTypeId: '302',
-		additionalFields: { fieldValues: { values: pairs } },
+		additionalFields: { fieldValues: { values: pairs } } as INodeParameters,
 	});
 
 	test.each([1, 2, 3])(

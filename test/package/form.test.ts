@@ -44,7 +44,7 @@ function walk(node: unknown, visit: (node: TSESTree.Node) => void): void {
 function parameterLiterals(): Literal[] {
 	const literals: Literal[] = [];
 	for (const path of sourceFiles(join(root, 'nodes'))) {
-		const { ast } = parser.parseForESLint(readFileSync(path, 'utf8'), { range: true, loc: true });
+		const { ast } = parser.parseForESLint(readFileSync(path, 'utf8'));
 		walk(ast, (node) => {
 			if (node.type !== 'ObjectExpression' || !id.isNodeParameter(node)) return;
 			const values: Record<string, unknown> = {};
