@@ -83,10 +83,6 @@ const MIN_RATE = 0.5;
 /** The longest sleep before a waiting attempt's turn is worked out again (the rate may have risen). */
 const MAX_TURN_WAIT_MS = 100;
 const MEASURE_MS = 1000;
-/** A Retry-After of this much or less may be the server's rounding up to whole seconds. */
-const ROUNDED_RETRY_AFTER_MS = 1000;
-/** Two cuts this close: the server is saturated, its Retry-After is honoured in full for everyone. */
-const SATURATED_WITHIN_MS = 2000;
 /**
  * Requests per second a resumed rate grows by with each answer until the first 429 (as a slow start
  * does: about 2.7 times the rate each second, whatever the rate), up to RESUME_CEILING times the rate
@@ -171,10 +167,6 @@ export class AdaptiveThrottle {
 	private resumed = false;
 	private resumedAt = 0;
 	private resumedRate = 0;
-	/** The latest cut came soon after the one before it (see `cut`). */
-	private saturated = false;
-	/** When the latest cut came (the clock's time: `cutAt` stands still while idle). */
-	private lastCutAt = -Infinity;
 
 	constructor(
 		private readonly pause: ServerPause = new ServerPause(),
@@ -198,24 +190,14 @@ export class AdaptiveThrottle {
 	}
 
 	/**
-	 * A 429's Retry-After, for every run to the server. The server's word, in full, unless it is a
-	 * second or less while the rate the server took (CUBIC's peak) has a request's room in less: that is
-	 * whole seconds' rounding (a token bucket refills in milliseconds), and the pacing, just cut below
-	 * that rate, keeps the attempts apart; then the others wait one request's room, not the whole second.
-	 * Not at the first cut (its peak holds the bucket's burst: the server is empty, not rounding) nor
-	 * while the server is saturated (cuts close together). The attempt that met the 429 waits the
-	 * Retry-After out in full (sendInventoryRequest).
+	 * A 429's Retry-After, for every run to the server, in full. Holding the others back for less (a
+	 * request's room at the server's rate, when the Retry-After looks like whole seconds' rounding) let
+	 * them take the tokens while the attempt that met the 429 waited its second out: against a 5/s
+	 * bucket one of 300 webhook executions met six 429s in a row and failed. Until that attempt gets
+	 * the next turn after its wait, every run waits as it does.
 	 */
 	private pauseAfter429(timestamp: number): void {
-		const now = Date.now();
-		const roomMs = this.cubicPeak > 0 ? 1000 / this.cubicPeak : Infinity;
-		const rounded =
-			this.rate !== undefined &&
-			this.cuts > 1 &&
-			!this.saturated &&
-			timestamp - now <= ROUNDED_RETRY_AFTER_MS &&
-			roomMs < timestamp - now;
-		this.pause.extend(rounded ? now + roomMs : timestamp);
+		this.pause.extend(timestamp);
 	}
 
 	/** No run has a lane open and nothing is in flight: the throttle may be forgotten. */
@@ -416,10 +398,6 @@ export class AdaptiveThrottle {
 		this.resumed = false;
 		this.takenSinceCut = 0;
 		this.rate = Math.max(MIN_RATE, this.cubicPeak * CUBIC_BETA);
-		// Cut again soon after the last cut: the server is saturated (other clients share its limit), and
-		// its whole Retry-After is honoured until a calmer cut.
-		this.saturated = now - this.lastCutAt < SATURATED_WITHIN_MS;
-		this.lastCutAt = now;
 		this.cutAt = now;
 		this.sentAtCut = this.sent;
 		this.inFlightLimit = Infinity;
