@@ -180,6 +180,25 @@ describe('POST /_sandbox/reset', () => {
 		expect((await todo(t.http, 1001, { name: 'x' })).data.data.todo.id).toBe(a);
 	});
 
+	test('a request under way at the reset changes nothing in the new world and is in neither its log nor its counters', async () => {
+		t.sb.setFaults({ latencyMs: 2000 });
+		const underWay = todo(t.http, 1001, { name: 'before the reset' });
+		while (t.sb.state().counters.requestsTotal === 0) await sleep(5);
+		t.sb.reset();
+		t.sb.setFaults(null);
+		const after = await todo(t.http, 1002, { name: 'after the reset' });
+		expect(after.status).toBe(201);
+		const answer = await underWay;
+		expect([answer.status, answer.data.message]).toEqual([
+			503,
+			'The sandbox was reset; send the request again.',
+		]);
+		const s = t.sb.state();
+		expect(s.todos.map(({ name }) => name)).toEqual(['after the reset']);
+		expect(s.counters.requestsTotal).toBe(1);
+		expect(t.sb.requests().map(({ body }) => body)).toEqual([{ name: 'after the reset' }]);
+	});
+
 	test('unknown control endpoints are 404, wrong methods 405; health needs no token', async () => {
 		expect((await t.admin.get('/_sandbox/nope')).status).toBe(404);
 		expect((await t.admin.get('/_sandbox/reset')).status).toBe(405);

@@ -10,10 +10,24 @@ import { sleep } from 'n8n-workflow';
 
 import type { SandboxHandle } from '../../sandbox/src';
 import { createTodoParameters, TOKENS } from '../fixtures';
-import { inventoryWorkflow, nodeOutput, startWorkflow } from '../harness/engine';
+import {
+	inventoryWorkflow,
+	nodeOutput,
+	startWorkflow,
+	type StartedExecution,
+} from '../harness/engine';
 import { runInventory, useSandbox } from './util';
 
 const env = useSandbox();
+
+/** Every execution a test started: one a failed test left waiting is stopped, so nothing outlives it. */
+const started: StartedExecution[] = [];
+afterEach(async () => {
+	for (const execution of started.splice(0)) {
+		execution.stop();
+		await execution.engineDone;
+	}
+});
 
 const TEN_MINUTES = 10 * 60 * 1000;
 
@@ -37,7 +51,17 @@ async function start(
 			onRequest: () => sent++,
 		},
 	);
+	started.push(execution);
 	return { ...execution, sent: () => sent };
+}
+
+/**
+ * The requests for these tasks, as the sandbox answered them. A stopped execution's requests that were
+ * on the wire may reach the sandbox after its test: each test looks at its own tasks only.
+ */
+function requestsFor(sandbox: SandboxHandle, tasks: Array<{ task: string }>) {
+	const names = new Set(tasks.map(({ task }) => task));
+	return sandbox.requests().filter(({ body }) => names.has((body as IDataObject)?.name as string));
 }
 
 /** Stops the execution and waits for the node to return: it ends as canceled and sends nothing more. */
@@ -74,10 +98,10 @@ test('during a back-off, with items waiting for a place and for their record: th
 		{ assetId: 1001, task: 'waits for its record' },
 	];
 	const execution = await start(sandbox, items, todoParameters({ concurrency: 1 }));
-	await until(() => sandbox.requests().length === 1);
+	await until(() => requestsFor(sandbox, items).length > 0);
 
 	await stopAndExpectNothingMore(execution);
-	expect(sandbox.requests().map((r) => [r.path, r.status])).toEqual([
+	expect(requestsFor(sandbox, items).map((r) => [r.path, r.status])).toEqual([
 		['/api/v1/assets/1001/todos', 503],
 	]);
 
@@ -98,9 +122,12 @@ test.each([
 		sandbox.setFaults({
 			rateLimit: { requests: 0, windowMs: TEN_MINUTES, retryAfterSeconds: 600 },
 		});
-		const items = Array.from({ length: 4 }, (__, i) => ({ assetId: 1001 + i, task: `#${i}` }));
+		const items = Array.from({ length: 4 }, (__, i) => ({
+			assetId: 1001 + i,
+			task: `version ${typeVersion} #${i}`,
+		}));
 		const execution = await start(sandbox, items, todoParameters(options), typeVersion);
-		await until(() => sandbox.requests().some((r) => r.status === 429));
+		await until(() => requestsFor(sandbox, items).some((r) => r.status === 429));
 
 		await stopAndExpectNothingMore(execution);
 		expect(sandbox.state().todos).toEqual([]);
@@ -111,7 +138,7 @@ test('waiting for a record another execution holds: the stopped one ends at once
 	const { sandbox } = env;
 	sandbox.setFaults({ serverErrorRate: 1, serverErrorStatus: 503 });
 	const holder = await start(sandbox, [{ assetId: 1001, task: 'holder' }], todoParameters());
-	await until(() => sandbox.requests().length === 1);
+	await until(() => requestsFor(sandbox, [{ task: 'holder' }]).length > 0);
 	const waiting = await start(sandbox, [{ assetId: 1001, task: 'waiting' }], todoParameters());
 	// Give it time to reach the record's queue (were it stopped earlier, it would end all the same).
 	await sleep(200);
@@ -119,7 +146,11 @@ test('waiting for a record another execution holds: the stopped one ends at once
 	await stopAndExpectNothingMore(waiting);
 	expect(waiting.sent()).toBe(0);
 	await stopAndExpectNothingMore(holder);
-	expect(sandbox.requests().map(({ body }) => (body as IDataObject).name)).toEqual(['holder']);
+	expect(
+		requestsFor(sandbox, [{ task: 'holder' }, { task: 'waiting' }]).map(
+			({ body }) => (body as IDataObject).name,
+		),
+	).toEqual(['holder']);
 
 	await expectNextRunsAtOnce(sandbox, [{ assetId: 1001, task: 'next' }]);
 });
@@ -134,7 +165,7 @@ test('paced after a rate limit: the stopped import ends at once and sends nothin
 			task: `import #${i}`,
 		}));
 		const execution = await start(sandbox, imported, todoParameters({ retryDelay: 100 }));
-		await until(() => sandbox.requests().some((r) => r.status === 429));
+		await until(() => requestsFor(sandbox, imported).some((r) => r.status === 429));
 		await stopAndExpectNothingMore(execution);
 		expect(execution.sent()).toBeLessThan(imported.length);
 	} finally {

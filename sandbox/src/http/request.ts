@@ -15,6 +15,8 @@ export interface RequestContext {
 	readonly res: ServerResponse;
 	/** Position among the API requests since the last reset (admin requests are not counted). */
 	readonly seq: number;
+	/** The sandbox's resets before this request arrived (see SandboxServer.reset). */
+	readonly generation: number;
 	readonly receivedAt: string;
 	/** Date.now() when the request arrived, for durations. */
 	readonly started: number;

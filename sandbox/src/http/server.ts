@@ -61,6 +61,8 @@ export class SandboxCore implements FaultIo {
 	counters = emptyCounters();
 	private recorded: RecordedRequest[] = [];
 	private seq = 0;
+	/** Counts the resets: a request received before the latest one belongs to a world that is gone. */
+	private generation = 0;
 	private readonly timers = new Set<NodeJS.Timeout>();
 	private closed = false;
 
@@ -80,6 +82,7 @@ export class SandboxCore implements FaultIo {
 	// Control and inspection
 	// -------------------------------------------------------------------------------------------
 	reset(): void {
+		this.generation++;
 		this.world = new World(this.deps.seed, this.deps.now);
 		this.idempotency.clear();
 		this.counters = emptyCounters();
@@ -135,6 +138,7 @@ export class SandboxCore implements FaultIo {
 	// Request entry point
 	// -------------------------------------------------------------------------------------------
 	async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+		const generation = this.generation;
 		const startedAtMs = preciseEpochMs();
 		const started = Date.now();
 		const receivedAt = new Date().toISOString();
@@ -172,6 +176,7 @@ export class SandboxCore implements FaultIo {
 			req,
 			res,
 			seq: ++this.seq,
+			generation,
 			receivedAt,
 			started,
 			startedAtMs,
@@ -182,9 +187,11 @@ export class SandboxCore implements FaultIo {
 			operation: route.kind === 'ok' ? route.operation : null,
 			record: route.kind === 'ok' ? route.record : null,
 		};
-		this.counters.requestsTotal++;
-		bump(this.counters.requestsByPath, path);
-		bump(this.counters.requestsByOperation, ctx.operation ?? 'other');
+		if (generation === this.generation) {
+			this.counters.requestsTotal++;
+			bump(this.counters.requestsByPath, path);
+			bump(this.counters.requestsByOperation, ctx.operation ?? 'other');
+		}
 
 		let outcome: Outcome;
 		if (route.kind === 'ok') outcome = await this.respond(ctx as ApiRequest);
@@ -211,6 +218,15 @@ export class SandboxCore implements FaultIo {
 		);
 		const refused = plan && (await faultBeforeApply(plan, ctx, this));
 		if (refused) return refused;
+		if (ctx.generation !== this.generation) {
+			// Reset while this request was under way: it changes nothing in the new world.
+			const reply = {
+				status: 503,
+				body: errorBody('The sandbox was reset; send the request again.'),
+			};
+			this.send(ctx.res, reply);
+			return { reply, fault: null, delivered: true };
+		}
 		const reply = await apiReply(this, ctx, async () =>
 			plan ? await faultWhileInFlight(plan, this) : false,
 		);
@@ -225,6 +241,8 @@ export class SandboxCore implements FaultIo {
 	// -------------------------------------------------------------------------------------------
 	/** Called as soon as the response is written (or the connection ended), so finishedAtMs is that moment. */
 	private finish(ctx: RequestContext, { reply, fault, delivered }: Outcome): void {
+		// The log and counters since a reset hold only the requests received since it.
+		if (ctx.generation !== this.generation) return;
 		const finishedAtMs = preciseEpochMs();
 		const status = reply?.status ?? null;
 		if (status !== null) bump(this.counters.responsesByStatus, String(status));
