@@ -206,16 +206,17 @@ interface Traffic {
  * the answer half a round trip later; after a 429 the server's pause, and the item itself waits at
  * least the Retry-After before its next turn.
  */
+/** One item as the node sends it: after a 429 it waits the Retry-After out and goes first (the 429s it met). */
 async function sendItem(lane: Lane, bucket: TokenBucket, traffic: Traffic, rttMs = 20) {
-	for (;;) {
-		const sendNumber = await lane.acquire();
+	for (let throttled = 0; ; throttled++) {
+		const sendNumber = await lane.acquire(undefined, throttled > 0);
 		traffic.sent++;
 		await sleep(rttMs / 2);
 		const retryAfterMs = bucket.take();
 		await sleep(rttMs / 2);
 		if (retryAfterMs === undefined) {
 			lane.release(sendNumber, 'answered');
-			return;
+			return throttled;
 		}
 		traffic.throttled++;
 		lane.release(sendNumber, 'throttled');
@@ -250,6 +251,23 @@ describe('against a token bucket, under the fake clock', () => {
 		// Each run learning the limit alone, 110 would meet a 429 at once, and more after the pause.
 		expect(traffic.throttled).toBeLessThan(0.25 * 120);
 		expect(throttle.idle).toBe(true);
+	});
+
+	test('300 one-item runs at once against 5/s (burst 5), as a burst of webhook calls: an item back from its Retry-After goes first and meets no second 429 (without that, one met three)', async () => {
+		const throttle = new AdaptiveThrottle();
+		const bucket = new TokenBucket(5, 5);
+		const traffic: Traffic = { sent: 0, throttled: 0 };
+		const runs = Array.from({ length: 300 }, async () => {
+			const lane = throttle.openLane(50);
+			const throttled = await sendItem(lane, bucket, traffic);
+			lane.close();
+			return throttled;
+		});
+		await timed(Promise.all(runs));
+		const throttledPerItem = await Promise.all(runs);
+
+		expect(Math.max(...throttledPerItem)).toBeLessThanOrEqual(1);
+		expect(traffic.sent).toBe(300 + traffic.throttled);
 	});
 
 	test('one-item runs arriving during a paced import wait at most one of its turns each, not for its queue', async () => {
@@ -296,7 +314,7 @@ describe('against a token bucket, under the fake clock', () => {
 		return { seconds, idealSeconds: items / bucket.ratePerSecond, ...traffic };
 	}
 
-	test('900 items against 150/s within 1.3 x N/R', async () => {
+	test("900 items against 150/s within 1.3 x N/R: a Retry-After rounded up to a second holds the others back for a request's room only", async () => {
 		const figures = await run(new AdaptiveThrottle(), new TokenBucket(150, 150), 900);
 		expect(figures.seconds).toBeLessThanOrEqual(1.3 * figures.idealSeconds);
 	});
@@ -458,6 +476,11 @@ describe('a Retry-After rounded up to whole seconds', () => {
 		while (sentAt === undefined) await jest.advanceTimersByTimeAsync(10);
 		return sentAt - askedAt;
 	}
+
+	test("of one second, while the server's rate has a request's room in less: the other runs wait that room, not the second", async () => {
+		// The paced turn after the second cut (about 5/s) comes before the whole second would end.
+		expect(await otherRunWaits(1000, 3000)).toBeLessThanOrEqual(250);
+	});
 
 	test('of more than a second: the server means it, every run waits it out', async () => {
 		expect(await otherRunWaits(2000, 3000)).toBeGreaterThanOrEqual(2000);

@@ -80,8 +80,11 @@ export async function sendInventoryRequest(
 			anonymousStatus: extra.anonymousStatus,
 		});
 
+	/** The latest attempt was answered 429 and its Retry-After waited out: this one goes first. */
+	let backFromRateLimit = false;
 	for (; ; retries++) {
-		const sendNumber = await throttle.acquire(signal);
+		const sendNumber = await throttle.acquire(signal, backFromRateLimit);
+		backFromRateLimit = false;
 		if (signal?.aborted) {
 			// Stopped as its turn came: the turn is given back unused.
 			throttle.release(sendNumber, 'unsent');
@@ -140,5 +143,6 @@ export async function sendInventoryRequest(
 		// others); the request it answered waits it out in full, as every other wait.
 		if (statusCode === 429) throttle.pauseUntil(Date.now() + waitMs);
 		await waitUnlessStopped(waitMs, signal);
+		backFromRateLimit = statusCode === 429;
 	}
 }

@@ -15,9 +15,10 @@ export type AttemptOutcome = 'answered' | 'throttled' | 'unanswered' | 'unsent';
 export interface SendThrottle {
 	/**
 	 * Resolves when the attempt may be sent, with its place in the order of sending; rejects with
-	 * ExecutionStopped, at once, when `signal` (the execution's cancel signal) fires first.
+	 * ExecutionStopped, at once, when `signal` (the execution's cancel signal) fires first. `first`: the
+	 * attempt has just waited out a 429's Retry-After, and goes before the attempts that did not.
 	 */
-	acquire(signal?: AbortSignal): Promise<number>;
+	acquire(signal?: AbortSignal, first?: boolean): Promise<number>;
 	release(sendNumber: number, outcome: AttemptOutcome): void;
 	/**
 	 * A 429's Retry-After: holds back the attempts to the server until `timestamp` (automatic
@@ -83,6 +84,10 @@ const MIN_RATE = 0.5;
 /** The longest sleep before a waiting attempt's turn is worked out again (the rate may have risen). */
 const MAX_TURN_WAIT_MS = 100;
 const MEASURE_MS = 1000;
+/** A Retry-After of this much or less may be the server's rounding up to whole seconds. */
+const ROUNDED_RETRY_AFTER_MS = 1000;
+/** Two cuts this close: the server is saturated, its Retry-After is honoured in full for everyone. */
+const SATURATED_WITHIN_MS = 2000;
 /**
  * Requests per second a resumed rate grows by with each answer until the first 429 (as a slow start
  * does: about 2.7 times the rate each second, whatever the rate), up to RESUME_CEILING times the rate
@@ -140,6 +145,12 @@ export interface AdaptiveLane extends SendThrottle {
  */
 export class AdaptiveThrottle {
 	private readonly lanes = new Set<Lane>();
+	/**
+	 * Attempts back from waiting out a 429's Retry-After, oldest first: each goes at the next turn, before
+	 * the lanes in rotation. The others may have gone on meanwhile (see pauseAfter429): without it, they
+	 * could take the server's room every time the attempt came back, until its retries ran out.
+	 */
+	private readonly firstTurns: Array<{ lane: Lane; turn: (sendNumber: number) => void }> = [];
 	/** Lanes with an attempt waiting and room under their bound, in the order they get turns. */
 	private rotation: Lane[] = [];
 	private rotationStart = 0;
@@ -167,6 +178,10 @@ export class AdaptiveThrottle {
 	private resumed = false;
 	private resumedAt = 0;
 	private resumedRate = 0;
+	/** The latest cut came soon after the one before it (see `cut`). */
+	private saturated = false;
+	/** When the latest cut came (the clock's time: `cutAt` stands still while idle). */
+	private lastCutAt = -Infinity;
 
 	constructor(
 		private readonly pause: ServerPause = new ServerPause(),
@@ -179,7 +194,7 @@ export class AdaptiveThrottle {
 		this.lanes.add(lane);
 		this.maxInFlight = this.largestLaneBound();
 		return {
-			acquire: async (signal) => await this.acquire(lane, signal),
+			acquire: async (signal, first) => await this.acquire(lane, signal, first),
 			release: (sendNumber, outcome) => this.release(lane, sendNumber, outcome),
 			pauseUntil: (timestamp) => this.pauseAfter429(timestamp),
 			close: () => {
@@ -190,14 +205,24 @@ export class AdaptiveThrottle {
 	}
 
 	/**
-	 * A 429's Retry-After, for every run to the server, in full. Holding the others back for less (a
-	 * request's room at the server's rate, when the Retry-After looks like whole seconds' rounding) let
-	 * them take the tokens while the attempt that met the 429 waited its second out: against a 5/s
-	 * bucket one of 300 webhook executions met six 429s in a row and failed. Until that attempt gets
-	 * the next turn after its wait, every run waits as it does.
+	 * A 429's Retry-After, for every run to the server. The server's word, in full, unless it is a
+	 * second or less while the rate the server took (CUBIC's peak) has a request's room in less: that is
+	 * whole seconds' rounding (a token bucket refills in milliseconds), and the pacing, just cut below
+	 * that rate, keeps the attempts apart; then the others wait one request's room, not the whole second.
+	 * Not at the first cut (its peak holds the bucket's burst: the server is empty, not rounding) nor
+	 * while the server is saturated (cuts close together). The attempt that met the 429 waits the
+	 * Retry-After out in full (sendInventoryRequest).
 	 */
 	private pauseAfter429(timestamp: number): void {
-		this.pause.extend(timestamp);
+		const now = Date.now();
+		const roomMs = this.cubicPeak > 0 ? 1000 / this.cubicPeak : Infinity;
+		const rounded =
+			this.rate !== undefined &&
+			this.cuts > 1 &&
+			!this.saturated &&
+			timestamp - now <= ROUNDED_RETRY_AFTER_MS &&
+			roomMs < timestamp - now;
+		this.pause.extend(rounded ? now + roomMs : timestamp);
 	}
 
 	/** No run has a lane open and nothing is in flight: the throttle may be forgotten. */
@@ -211,7 +236,7 @@ export class AdaptiveThrottle {
 		return largest;
 	}
 
-	private async acquire(lane: Lane, signal?: AbortSignal): Promise<number> {
+	private async acquire(lane: Lane, signal?: AbortSignal, first = false): Promise<number> {
 		throwIfStopped(signal);
 		if (this.idleSince !== undefined) {
 			// Nothing was sent meanwhile: the curve resumes where it stood, it did not grow unproven.
@@ -231,17 +256,25 @@ export class AdaptiveThrottle {
 				off();
 				resolve(sendNumber);
 			};
-			lane.waiting.push(turn);
+			const firstTurn = { lane, turn };
+			if (first) this.firstTurns.push(firstTurn);
+			else lane.waiting.push(turn);
 			// Stopped while waiting: the turn goes to the next attempt, nothing of this one stays queued.
 			void stopped.then(() => {
-				const position = lane.waiting.indexOf(turn);
-				if (position < 0) return;
-				lane.waiting.splice(position, 1);
-				if (!lane.eligible) this.leaveRotation(lane);
+				if (first) {
+					const position = this.firstTurns.indexOf(firstTurn);
+					if (position < 0) return;
+					this.firstTurns.splice(position, 1);
+				} else {
+					const position = lane.waiting.indexOf(turn);
+					if (position < 0) return;
+					lane.waiting.splice(position, 1);
+					if (!lane.eligible) this.leaveRotation(lane);
+				}
 				if (this.quiet) this.idleSince = Date.now();
 				reject(new ExecutionStopped());
 			});
-			this.enterRotation(lane);
+			if (!first) this.enterRotation(lane);
 			void this.giveTurns();
 		});
 	}
@@ -272,9 +305,22 @@ export class AdaptiveThrottle {
 
 	/** Nothing in flight and no attempt waiting. */
 	private get quiet(): boolean {
-		if (this.inFlight > 0) return false;
+		if (this.inFlight > 0 || this.firstTurns.length > 0) return false;
 		for (const lane of this.lanes) if (lane.waiting.length > 0) return false;
 		return true;
+	}
+
+	/** Who goes now: an attempt back from a Retry-After (its run has room), else the next lane's. */
+	private nextTurn(): { lane?: Lane; turn?: (sendNumber: number) => void } {
+		const first = this.firstTurnWithRoom();
+		if (first >= 0) return this.firstTurns.splice(first, 1)[0];
+		const lane = this.nextInRotation();
+		return { lane, turn: lane?.waiting.shift() };
+	}
+
+	/** The earliest attempt back from a Retry-After whose run has room under its bound, or -1. */
+	private firstTurnWithRoom(): number {
+		return this.firstTurns.findIndex(({ lane }) => lane.inFlight < lane.maxInFlight);
 	}
 
 	private get waitingLanes(): number {
@@ -290,7 +336,10 @@ export class AdaptiveThrottle {
 		if (this.givingTurns) return;
 		this.givingTurns = true;
 		try {
-			while (this.waitingLanes > 0 && this.inFlight < this.slots) {
+			while (
+				(this.waitingLanes > 0 || this.firstTurnWithRoom() >= 0) &&
+				this.inFlight < this.slots
+			) {
 				const now = Date.now();
 				const paced = this.rate === undefined ? now : this.lastSentAt + 1000 / this.rate;
 				const turn = Math.max(paced, this.pause.until);
@@ -298,8 +347,7 @@ export class AdaptiveThrottle {
 					await sleep(Math.min(turn - now, MAX_TURN_WAIT_MS));
 					continue;
 				}
-				const lane = this.nextInRotation();
-				const sendTurn = lane?.waiting.shift();
+				const { lane, turn: sendTurn } = this.nextTurn();
 				if (!lane || !sendTurn) continue;
 				this.lastSentAt = now;
 				this.inFlight++;
@@ -398,6 +446,10 @@ export class AdaptiveThrottle {
 		this.resumed = false;
 		this.takenSinceCut = 0;
 		this.rate = Math.max(MIN_RATE, this.cubicPeak * CUBIC_BETA);
+		// Cut again soon after the last cut: the server is saturated (other clients share its limit), and
+		// its whole Retry-After is honoured until a calmer cut.
+		this.saturated = now - this.lastCutAt < SATURATED_WITHIN_MS;
+		this.lastCutAt = now;
 		this.cutAt = now;
 		this.sentAtCut = this.sent;
 		this.inFlightLimit = Infinity;
