@@ -340,6 +340,29 @@ describe('against a token bucket, under the fake clock', () => {
 		expect(second.throttled).toBeLessThanOrEqual(0.01 * second.sent);
 	});
 
+	test('before the first 429, more in flight while answers come as fast as ever, not once they wait in a queue', async () => {
+		async function peakInFlight(answer: () => Promise<void>): Promise<number> {
+			const throttle = new AdaptiveThrottle();
+			const lane = throttle.openLane(50);
+			const items = Array.from({ length: 300 }, async () => {
+				const sendNumber = await lane.acquire();
+				await answer();
+				lane.release(sendNumber, 'answered');
+			});
+			await timed(Promise.all(items));
+			return throttle.state().peakInFlight;
+		}
+		// 40 ms each, however many at once: the server has room, the slow start grows to Max Concurrency.
+		expect(await peakInFlight(async () => await sleep(40))).toBe(50);
+		// One at a time, 5 ms each (a busy process or a server's queue): more in flight would only wait.
+		let freeAt = 0;
+		const oneAtATime = async () => {
+			freeAt = Math.max(Date.now(), freeAt) + 5;
+			await sleep(freeAt - Date.now());
+		};
+		expect(await peakInFlight(oneAtATime)).toBe(11);
+	});
+
 	test("a run's Max Concurrency is what it has in flight once the server is slower than its turns", async () => {
 		const throttle = new AdaptiveThrottle();
 		const lane = throttle.openLane(4);

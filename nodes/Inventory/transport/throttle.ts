@@ -80,6 +80,12 @@ const CUBIC_BETA = 0.7;
 /** Requests in flight at the start; each answer before the first 429 adds half a request, up to the maximum. */
 const INITIAL_IN_FLIGHT = 10;
 const GROWTH_PER_ANSWER = 0.5;
+/**
+ * An answer slower than the fastest one by half of it and 5 ms more waited in a queue (the server's, or
+ * this process's own when it is busy): the slow start does not grow on it.
+ */
+const QUEUED_ANSWER_FACTOR = 1.5;
+const QUEUED_ANSWER_SLACK_MS = 5;
 const MIN_RATE = 0.5;
 /** The longest sleep before a waiting attempt's turn is worked out again (the rate may have risen). */
 const MAX_TURN_WAIT_MS = 100;
@@ -171,6 +177,10 @@ export class AdaptiveThrottle {
 	private takenSinceCut = 0;
 	private peakInFlight = 0;
 	private inFlightLimit = INITIAL_IN_FLIGHT;
+	/** When each attempt in flight got its turn, by send number (the slow start's latency, see release). */
+	private readonly turnAt = new Map<number, number>();
+	/** The shortest time from a turn to its answer so far: the round trip with nothing queued. */
+	private fastestAnswerMs = Infinity;
 	private maxInFlight = INITIAL_IN_FLIGHT;
 	private cuts = 0;
 	private throttled = 0;
@@ -354,7 +364,8 @@ export class AdaptiveThrottle {
 				lane.inFlight++;
 				this.peakInFlight = Math.max(this.peakInFlight, this.inFlight);
 				this.enterRotation(lane);
-				sendTurn(++this.sent);
+				this.turnAt.set(++this.sent, now);
+				sendTurn(this.sent);
 			}
 		} finally {
 			this.givingTurns = false;
@@ -366,6 +377,9 @@ export class AdaptiveThrottle {
 		lane.inFlight--;
 		this.enterRotation(lane);
 		const now = Date.now();
+		const turnAt = this.turnAt.get(sendNumber);
+		this.turnAt.delete(sendNumber);
+		const answerMs = turnAt === undefined ? Infinity : now - turnAt;
 		if (outcome === 'unsent') {
 			// The server saw nothing of it: the slot is free again, the rate learns nothing.
 		} else if (outcome === 'throttled') {
@@ -377,9 +391,13 @@ export class AdaptiveThrottle {
 			if (this.rate === undefined || this.resumed) this.recordTaken(now);
 		}
 		if (outcome === 'answered') {
-			if (this.rate === undefined)
-				this.inFlightLimit = Math.min(this.maxInFlight, this.inFlightLimit + GROWTH_PER_ANSWER);
-			else if (this.resumed)
+			this.fastestAnswerMs = Math.min(this.fastestAnswerMs, answerMs);
+			// More in flight helps only while answers come as fast as ever: once they wait in a queue (the
+			// server's, or this process's own when it is busy), more would only be more 429s at the first cut.
+			if (this.rate === undefined) {
+				if (answerMs <= QUEUED_ANSWER_FACTOR * this.fastestAnswerMs + QUEUED_ANSWER_SLACK_MS)
+					this.inFlightLimit = Math.min(this.maxInFlight, this.inFlightLimit + GROWTH_PER_ANSWER);
+			} else if (this.resumed)
 				this.rate = Math.max(
 					Math.min(this.rate + RESUME_GROWTH_PER_ANSWER, RESUME_CEILING * this.resumedRate),
 					this.cubicRate(now),
