@@ -78,7 +78,7 @@ export class FixedThrottle implements SendThrottle {
 const CUBIC_SCALE = 0.4;
 const CUBIC_BETA = 0.7;
 /** Requests in flight at the start; each answer before the first 429 adds half a request, up to the maximum. */
-const INITIAL_IN_FLIGHT = 10;
+const INITIAL_IN_FLIGHT = 5;
 const GROWTH_PER_ANSWER = 0.5;
 /**
  * An answer slower than the fastest one by half of it and 5 ms more waited in a queue (the server's, or
@@ -137,7 +137,7 @@ export interface AdaptiveLane extends SendThrottle {
 
 /**
  * Automatic concurrency: finds the rate the server accepts. Until the first 429, attempts go unpaced
- * with a slow start (10 in flight, growing to `maxInFlight`). From then on they are paced at a rate (no
+ * with a slow start (5 in flight, growing to `maxInFlight` while answers come without queueing). From then on they are paced at a rate (no
  * bursts, also when a pause lifts): a 429 cuts it to 0.7 x CUBIC's peak (see `cut`), and it regrows
  * along a CUBIC curve (back to the peak after a few seconds, then beyond, slowly at first) while
  * answers come back without 429. One cut per window of throttles: a 429 of an attempt sent before the
@@ -219,16 +219,14 @@ export class AdaptiveThrottle {
 	 * second or less while the rate the server took (CUBIC's peak) has a request's room in less: that is
 	 * whole seconds' rounding (a token bucket refills in milliseconds), and the pacing, just cut below
 	 * that rate, keeps the attempts apart; then the others wait one request's room, not the whole second.
-	 * Not at the first cut (its peak holds the bucket's burst: the server is empty, not rounding) nor
-	 * while the server is saturated (cuts close together). The attempt that met the 429 waits the
-	 * Retry-After out in full (sendInventoryRequest).
+	 * Not while the server is saturated (cuts close together). The attempt that met the 429 waits the
+	 * Retry-After out in full (sendInventoryRequest), then goes first (see firstTurns).
 	 */
 	private pauseAfter429(timestamp: number): void {
 		const now = Date.now();
 		const roomMs = this.cubicPeak > 0 ? 1000 / this.cubicPeak : Infinity;
 		const rounded =
 			this.rate !== undefined &&
-			this.cuts > 1 &&
 			!this.saturated &&
 			timestamp - now <= ROUNDED_RETRY_AFTER_MS &&
 			roomMs < timestamp - now;
