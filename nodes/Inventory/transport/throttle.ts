@@ -137,12 +137,13 @@ export interface AdaptiveLane extends SendThrottle {
 
 /**
  * Automatic concurrency: finds the rate the server accepts. Until the first 429, attempts go unpaced
- * with a slow start (5 in flight, growing to `maxInFlight` while answers come without queueing). From then on they are paced at a rate (no
- * bursts, also when a pause lifts): a 429 cuts it to 0.7 x CUBIC's peak (see `cut`), and it regrows
- * along a CUBIC curve (back to the peak after a few seconds, then beyond, slowly at first) while
- * answers come back without 429. One cut per window of throttles: a 429 of an attempt sent before the
- * latest cut tells nothing new. Answers other than 429 (5xx, network failures) leave the rate alone;
- * retries take their turn like first attempts.
+ * with a slow start (5 in flight, growing to `maxInFlight` while answers come without queueing). From
+ * then on they are paced at a rate (no bursts, also when a pause lifts): a 429 cuts it to 0.7 x
+ * CUBIC's peak (see `cut`), and it regrows along a CUBIC curve (back to the peak after a few seconds,
+ * then beyond, slowly at first) while answers come back without 429. One cut per window of throttles:
+ * a 429 of an attempt sent before the latest cut tells nothing new. Answers other than 429 (5xx,
+ * network failures) leave the rate alone; retries take their turn like first attempts, but for a
+ * retry after a 429's Retry-After, which goes first (see firstTurns).
  *
  * One throttle serves every run to its server in the process (see ServerController): each run opens a
  * lane, bounded by its own Max Concurrency, and the lanes with an attempt waiting get turns in rotation,
