@@ -204,9 +204,8 @@ interface Traffic {
 /**
  * One item sent as the node sends it (transport/index.ts): its turn, half a round trip to the server,
  * the answer half a round trip later; after a 429 the server's pause, and the item itself waits at
- * least the Retry-After before its next turn.
+ * least the Retry-After, then asks for the first turn. Resolves to the 429s it met.
  */
-/** One item as the node sends it: after a 429 it waits the Retry-After out and goes first (the 429s it met). */
 async function sendItem(lane: Lane, bucket: TokenBucket, traffic: Traffic, rttMs = 20) {
 	for (let throttled = 0; ; throttled++) {
 		const sendNumber = await lane.acquire(undefined, throttled > 0);
@@ -235,17 +234,31 @@ async function timed(work: Promise<unknown>): Promise<number> {
 	return (Date.now() - startedAt) / 1000;
 }
 
+/** `count` runs of one item each, all at once, each through a lane of its own; the 429s each item met. */
+async function oneItemRuns(
+	throttle: Throttle,
+	bucket: TokenBucket,
+	traffic: Traffic,
+	count: number,
+): Promise<number[]> {
+	const runs = Promise.all(
+		Array.from({ length: count }, async () => {
+			const lane = throttle.openLane(50);
+			const throttled = await sendItem(lane, bucket, traffic);
+			lane.close();
+			return throttled;
+		}),
+	);
+	await timed(runs);
+	return await runs;
+}
+
 describe('against a token bucket, under the fake clock', () => {
 	test('120 one-item runs at once (40/s, burst 10): the slow start and the shared cut keep the 429s to a fraction of them', async () => {
 		const throttle = new AdaptiveThrottle();
 		const bucket = new TokenBucket(40, 10);
 		const traffic: Traffic = { sent: 0, throttled: 0 };
-		const runs = Array.from({ length: 120 }, async () => {
-			const lane = throttle.openLane(50);
-			await sendItem(lane, bucket, traffic);
-			lane.close();
-		});
-		await timed(Promise.all(runs));
+		await oneItemRuns(throttle, bucket, traffic, 120);
 
 		expect(traffic.sent).toBe(120 + traffic.throttled);
 		// Each run learning the limit alone, 110 would meet a 429 at once, and more after the pause.
@@ -257,14 +270,7 @@ describe('against a token bucket, under the fake clock', () => {
 		const throttle = new AdaptiveThrottle();
 		const bucket = new TokenBucket(5, 5);
 		const traffic: Traffic = { sent: 0, throttled: 0 };
-		const runs = Array.from({ length: 300 }, async () => {
-			const lane = throttle.openLane(50);
-			const throttled = await sendItem(lane, bucket, traffic);
-			lane.close();
-			return throttled;
-		});
-		await timed(Promise.all(runs));
-		const throttledPerItem = await Promise.all(runs);
+		const throttledPerItem = await oneItemRuns(throttle, bucket, traffic, 300);
 
 		expect(Math.max(...throttledPerItem)).toBeLessThanOrEqual(1);
 		expect(traffic.sent).toBe(300 + traffic.throttled);
