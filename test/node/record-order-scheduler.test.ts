@@ -28,6 +28,7 @@ function controlledRun(
 	},
 ) {
 	const finishers = new Map<number, (succeeded: boolean) => void>();
+	const awaitedOf = new Map<number, () => boolean>();
 	let finished = false;
 	const done = runInRecordOrder({
 		records,
@@ -35,10 +36,11 @@ function controlledRun(
 		stopAfterFailure: options.stopAfterFailure ?? true,
 		locks: options.locks,
 		signal: options.signal,
-		work: async (index) =>
+		work: async (index, awaited) =>
 			await new Promise<boolean>((resolve) => {
 				options.started.push(`${name}:${index}`);
 				finishers.set(index, resolve);
+				awaitedOf.set(index, awaited);
 			}),
 	}).then(() => (finished = true));
 	return {
@@ -46,6 +48,8 @@ function controlledRun(
 		get finished() {
 			return finished;
 		},
+		/** Whether another run waits for the record the item holds, as its work is told while it runs. */
+		awaited: (index: number) => awaitedOf.get(index)?.() ?? false,
 		finish: async (index: number, succeeded = true) => {
 			const finish = finishers.get(index);
 			if (!finish) throw new Error(`${name}:${index} has not started`);
@@ -108,6 +112,22 @@ test('an item waiting for a record held elsewhere takes none of its run’s plac
 	await run.finish(0);
 	await run.done;
 	expectFree(locks, ['X', 'Y', 'Z']);
+});
+
+test("an item under way is told whether another run waits for its record (then its sending goes before its run's other items)", async () => {
+	const locks = new RecordLocks();
+	const started: string[] = [];
+	const a = controlledRun('a', ['X', 'Y', undefined], { locks, started });
+	await settle();
+	expect([a.awaited(0), a.awaited(1), a.awaited(2)]).toEqual([false, false, false]);
+	const b = controlledRun('b', ['X'], { locks, started });
+	await settle();
+	expect([a.awaited(0), a.awaited(1), a.awaited(2)]).toEqual([true, false, false]);
+	await a.finish(0);
+	expect(started).toEqual(['a:0', 'a:1', 'a:2', 'b:0']);
+	expect(b.awaited(0)).toBe(false);
+	await Promise.all([a.finish(1), a.finish(2), b.finish(0)]);
+	await Promise.all([a.done, b.done]);
 });
 
 test('within a run, the items of a record keep input order, and another run waiting for the record comes in between', async () => {

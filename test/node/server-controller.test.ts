@@ -110,6 +110,26 @@ describe('AdaptiveThrottle shared by several runs', () => {
 		expect(throttle.idle).toBe(true);
 	});
 
+	test("an attempt whose record another run waits for goes before its own run's older attempts, not behind its queue", async () => {
+		const throttle = new AdaptiveThrottle();
+		const importing = throttle.openLane(50);
+		importing.pauseUntil(Date.now() + 1000);
+		const order: number[] = [];
+		let awaitedItem = -1;
+		const attempts = Array.from({ length: 6 }, async (_, item) => {
+			const sendNumber = await importing.acquire(undefined, false, () => item === awaitedItem);
+			order.push(item);
+			importing.release(sendNumber, 'answered');
+		});
+		// Another run asks for item 4's record while the import's attempts wait out the pause.
+		await jest.advanceTimersByTimeAsync(500);
+		awaitedItem = 4;
+		await jest.advanceTimersByTimeAsync(500);
+		await Promise.all(attempts);
+
+		expect(order).toEqual([4, 0, 1, 2, 3, 5]);
+	});
+
 	test('a 429 cuts the rate once for the attempts sent before it, and the cut is reported', async () => {
 		const cuts: Array<{ ratePerSecond: number | undefined; cuts: number }> = [];
 		const throttle = new AdaptiveThrottle(new ServerPause(), (state) => cuts.push(state));
@@ -325,6 +345,24 @@ describe('against a token bucket, under the fake clock', () => {
 		expect(figures.seconds).toBeLessThanOrEqual(1.3 * figures.idealSeconds);
 	});
 
+	test('a long import against 100/s (burst 100): once the first cut has been corrected, every cut finds the rate the server refills, and none holds everyone back for the whole second', async () => {
+		const rates: number[] = [];
+		const wholePauses: number[] = [];
+		const pause = new ServerPause((waitMs) => {
+			if (waitMs >= 1000) wholePauses.push(waitMs);
+		});
+		const throttle = new AdaptiveThrottle(pause, (state) => rates.push(state.ratePerSecond ?? 0));
+		const figures = await run(throttle, new TokenBucket(100, 100), 2000);
+
+		// The first cut measured the bucket's burst with its refill; the second corrected it. Each later
+		// cut came after paced turns that kept the server busy: 0.7 x what it took in between, its 100/s.
+		// (Halfway between that and the paced rate, the pacing stayed above the limit: two cuts in a row.)
+		expect(rates.length).toBeGreaterThan(2);
+		for (const rate of rates.slice(2)) expect(Math.round(rate)).toBe(70);
+		expect(wholePauses).toEqual([]);
+		expect(figures.seconds).toBeLessThanOrEqual(1.15 * figures.idealSeconds);
+	});
+
 	test('a rate found against another load is overturned by a higher limit within about a second', async () => {
 		const throttle = new AdaptiveThrottle();
 		const bucket = new TokenBucket(100, 100);
@@ -367,6 +405,31 @@ describe('against a token bucket, under the fake clock', () => {
 			await sleep(freeAt - Date.now());
 		};
 		expect(await peakInFlight(oneAtATime)).toBe(6);
+	});
+
+	test('before the first 429, a run after a second without traffic begins the slow start again (the allowance refilled); after a shorter break it goes on where it stood', async () => {
+		async function inFlightAtStartAfter(idleMs: number): Promise<number> {
+			const throttle = new AdaptiveThrottle();
+			const lane = throttle.openLane(50);
+			let started = 0;
+			const send = async () => {
+				const sendNumber = await lane.acquire();
+				started++;
+				await sleep(40);
+				lane.release(sendNumber, 'answered');
+			};
+			await timed(Promise.all(Array.from({ length: 300 }, send)));
+			expect(throttle.state().peakInFlight).toBe(50);
+			await jest.advanceTimersByTimeAsync(idleMs);
+			started = 0;
+			const next = Promise.all(Array.from({ length: 100 }, send));
+			await jest.advanceTimersByTimeAsync(0);
+			const atStart = started;
+			await timed(next);
+			return atStart;
+		}
+		expect(await inFlightAtStartAfter(2000)).toBe(5);
+		expect(await inFlightAtStartAfter(500)).toBe(50);
 	});
 
 	test("a run's Max Concurrency is what it has in flight once the server is slower than its turns", async () => {
@@ -479,24 +542,26 @@ describe('a stopped execution leaves every wait of the throttle at once', () => 
 
 describe('a Retry-After rounded up to whole seconds', () => {
 	/**
-	 * After a first cut at CUBIC's peak of 20/s and, `secondCutAfterMs` later, a second one (little taken
-	 * meanwhile: peak about 7/s, a request's room in 140 ms), a 429 asks for `retryAfterMs`: when does
-	 * another run's attempt go?
+	 * After a first cut at CUBIC's peak of 20/s and a later cut after each of `cutsAfterMs` (little
+	 * taken meanwhile: the second's peak about 7/s, a request's room in 140 ms), a 429 asks for
+	 * `retryAfterMs`: when does another run's attempt go?
 	 */
-	async function otherRunWaits(retryAfterMs: number, secondCutAfterMs?: number): Promise<number> {
+	async function otherRunWaits(retryAfterMs: number, cutsAfterMs: number[] = []): Promise<number> {
 		const throttle = new AdaptiveThrottle();
 		const lane = throttle.openLane(50);
-		await learnRate(lane, 20);
-		if (secondCutAfterMs !== undefined) {
-			// One attempt in flight meanwhile: the throttle is not idle, the curve goes on.
-			const inFlight = lane.acquire();
-			await jest.advanceTimersByTimeAsync(secondCutAfterMs);
-			lane.release(await inFlight, 'answered');
+		await sendAll(lane, 'learning', 20, []);
+		// One attempt in flight from here on: the throttle is never idle, the curve goes on.
+		let inFlight = lane.acquire();
+		lane.release(await lane.acquire(), 'throttled');
+		for (const afterMs of cutsAfterMs) {
+			await jest.advanceTimersByTimeAsync(afterMs - 200);
 			const throttled = lane.acquire();
+			lane.release(await inFlight, 'answered');
+			inFlight = lane.acquire();
 			await jest.advanceTimersByTimeAsync(200);
 			lane.release(await throttled, 'throttled');
-			expect(throttle.state().cuts).toBe(2);
 		}
+		expect(throttle.state().cuts).toBe(1 + cutsAfterMs.length);
 		const other = throttle.openLane(50);
 		const askedAt = Date.now();
 		lane.pauseUntil(askedAt + retryAfterMs);
@@ -510,15 +575,19 @@ describe('a Retry-After rounded up to whole seconds', () => {
 		// The paced turn after the first cut (14/s) and after a second one (about 5/s) comes before the
 		// whole second would end.
 		expect(await otherRunWaits(1000)).toBeLessThanOrEqual(100);
-		expect(await otherRunWaits(1000, 3000)).toBeLessThanOrEqual(250);
+		expect(await otherRunWaits(1000, [3200])).toBeLessThanOrEqual(250);
 	});
 
 	test('of more than a second: the server means it, every run waits it out', async () => {
-		expect(await otherRunWaits(2000, 3000)).toBeGreaterThanOrEqual(2000);
+		expect(await otherRunWaits(2000, [3200])).toBeGreaterThanOrEqual(2000);
 	});
 
-	test('when cuts come close together (a saturated server): in full', async () => {
-		expect(await otherRunWaits(1000, 1000)).toBeGreaterThanOrEqual(1000);
+	test('when cuts come close together after a paced cut (a saturated server): in full', async () => {
+		expect(await otherRunWaits(1000, [3200, 1200])).toBeGreaterThanOrEqual(1000);
+	});
+
+	test("a second cut soon after the first, whose measure held the bucket's burst, is its correction, not saturation: a request's room", async () => {
+		expect(await otherRunWaits(1000, [1200])).toBeLessThanOrEqual(250);
 	});
 
 	test('before any rate is known, and with fixed concurrency: in full', async () => {

@@ -118,11 +118,18 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		locks: sendingRun.records,
 		stopAfterFailure: !this.continueOnFail(),
 		signal: this.getExecutionCancelSignal?.(),
-		work: async (itemIndex) => {
+		work: async (itemIndex, awaited) => {
 			try {
 				const request = requests[itemIndex];
 				if (request instanceof Error) throw request;
-				const data = await sendInventoryRequest.call(this, request, connection, policy, throttle);
+				const data = await sendInventoryRequest.call(
+					this,
+					request,
+					connection,
+					policy,
+					throttle,
+					awaited,
+				);
 				answered.add(itemIndex);
 				answers?.answered(itemIndex, request.idempotencyKey);
 				results[itemIndex] = {

@@ -33,7 +33,8 @@ function dataOf(body: unknown): IDataObject | undefined {
  * retry policy retries (429, 5xx, network failures, a 409 of an attempt still in flight) is sent again
  * with the same key, so a retry replays instead of duplicating; any other answer fails the item.
  * Every wait (a turn, the server's pause, a back-off) ends when n8n cancels the execution: it then
- * rejects with ExecutionStopped and nothing more is sent.
+ * rejects with ExecutionStopped and nothing more is sent. `awaited`: another execution waits for the
+ * item's record, so its attempts go before the run's other attempts (see SendThrottle.acquire).
  */
 export async function sendInventoryRequest(
 	this: IExecuteFunctions,
@@ -41,6 +42,7 @@ export async function sendInventoryRequest(
 	connection: InventoryConnection,
 	policy: RetryPolicy,
 	throttle: SendThrottle,
+	awaited?: () => boolean,
 ): Promise<IDataObject> {
 	const options: IHttpRequestOptions = {
 		method: request.method,
@@ -83,7 +85,7 @@ export async function sendInventoryRequest(
 	/** The latest attempt was answered 429 and its Retry-After waited out: this one goes first. */
 	let backFromRateLimit = false;
 	for (; ; retries++) {
-		const sendNumber = await throttle.acquire(signal, backFromRateLimit);
+		const sendNumber = await throttle.acquire(signal, backFromRateLimit, awaited);
 		backFromRateLimit = false;
 		if (signal?.aborted) {
 			// Stopped as its turn came: the turn is given back unused.

@@ -1,6 +1,8 @@
 /** A place in a record's queue; the first in the queue holds the record. */
 export interface RecordTicket {
 	readonly held: boolean;
+	/** Held while another ticket waits for the record (another execution's item, in the process). */
+	readonly awaited: boolean;
 	/** Gives the record up (held) or leaves its queue (waiting); does nothing the second time. */
 	release(): void;
 }
@@ -33,6 +35,9 @@ export class RecordLocks {
 		let released = false;
 		const ticket: QueuedTicket = {
 			held: queue.length === 0,
+			get awaited() {
+				return this.held && queue.length > 1;
+			},
 			onHeld,
 			release: () => {
 				if (released) return;

@@ -17,8 +17,11 @@ export interface SendThrottle {
 	 * Resolves when the attempt may be sent, with its place in the order of sending; rejects with
 	 * ExecutionStopped, at once, when `signal` (the execution's cancel signal) fires first. `first`: the
 	 * attempt has just waited out a 429's Retry-After, and goes before the attempts that did not.
+	 * `awaited`: asked when the run's turn comes; true while another run waits for the record this
+	 * attempt's item holds, and then it goes before the run's other attempts (else that run would wait
+	 * behind this run's whole queue).
 	 */
-	acquire(signal?: AbortSignal, first?: boolean): Promise<number>;
+	acquire(signal?: AbortSignal, first?: boolean, awaited?: () => boolean): Promise<number>;
 	release(sendNumber: number, outcome: AttemptOutcome): void;
 	/**
 	 * A 429's Retry-After: holds back the attempts to the server until `timestamp` (automatic
@@ -79,6 +82,8 @@ const CUBIC_SCALE = 0.4;
 const CUBIC_BETA = 0.7;
 /** Requests in flight at the start; each answer before the first 429 adds half a request, up to the maximum. */
 const INITIAL_IN_FLIGHT = 5;
+/** Idle this long before the first 429: the slow start begins again (see acquire). */
+const SLOW_START_RESTART_MS = 1000;
 const GROWTH_PER_ANSWER = 0.5;
 /**
  * An answer slower than the fastest one by half of it and 5 ms more waited in a queue (the server's, or
@@ -94,6 +99,8 @@ const MEASURE_MS = 1000;
 const ROUNDED_RETRY_AFTER_MS = 1000;
 /** Two cuts this close: the server is saturated, its Retry-After is honoured in full for everyone. */
 const SATURATED_WITHIN_MS = 2000;
+/** The pacing kept the server busy when at least this share of its turns left another attempt waiting. */
+const BUSY_SHARE = 0.9;
 /**
  * Requests per second a resumed rate grows by with each answer until the first 429 (as a slow start
  * does: about 2.7 times the rate each second, whatever the rate), up to RESUME_CEILING times the rate
@@ -115,9 +122,15 @@ export interface AdaptiveState {
 	throttled: number;
 }
 
+/** An attempt waiting for its turn; `awaited`, see SendThrottle.acquire. */
+interface WaitingAttempt {
+	turn: (sendNumber: number) => void;
+	awaited?: () => boolean;
+}
+
 /** One run's attempts waiting for their turn, and its own bound (its Max Concurrency). */
 class Lane {
-	readonly waiting: Array<(sendNumber: number) => void> = [];
+	readonly waiting: WaitingAttempt[] = [];
 	inFlight = 0;
 	/** In the rotation of lanes that have an attempt waiting and room under their own bound. */
 	inRotation = false;
@@ -176,6 +189,9 @@ export class AdaptiveThrottle {
 	private taken: number[] = [];
 	private takenStart = 0;
 	private takenSinceCut = 0;
+	/** Turns given since the latest cut, and how many of them left another attempt waiting (see `cut`). */
+	private turnsSinceCut = 0;
+	private busyTurnsSinceCut = 0;
 	private peakInFlight = 0;
 	private inFlightLimit = INITIAL_IN_FLIGHT;
 	/** When each attempt in flight got its turn, by send number (the slow start's latency, see release). */
@@ -193,6 +209,8 @@ export class AdaptiveThrottle {
 	private saturated = false;
 	/** When the latest cut came (the clock's time: `cutAt` stands still while idle). */
 	private lastCutAt = -Infinity;
+	/** The latest cut's peak was measured with a token bucket's burst in it (the first cut, a resumed rate's). */
+	private lastCutWithBurst = false;
 
 	constructor(
 		private readonly pause: ServerPause = new ServerPause(),
@@ -205,7 +223,7 @@ export class AdaptiveThrottle {
 		this.lanes.add(lane);
 		this.maxInFlight = this.largestLaneBound();
 		return {
-			acquire: async (signal, first) => await this.acquire(lane, signal, first),
+			acquire: async (signal, first, awaited) => await this.acquire(lane, signal, first, awaited),
 			release: (sendNumber, outcome) => this.release(lane, sendNumber, outcome),
 			pauseUntil: (timestamp) => this.pauseAfter429(timestamp),
 			close: () => {
@@ -245,18 +263,29 @@ export class AdaptiveThrottle {
 		return largest;
 	}
 
-	private async acquire(lane: Lane, signal?: AbortSignal, first = false): Promise<number> {
+	private async acquire(
+		lane: Lane,
+		signal?: AbortSignal,
+		first = false,
+		awaited?: () => boolean,
+	): Promise<number> {
 		throwIfStopped(signal);
 		if (this.idleSince !== undefined) {
 			// Nothing was sent meanwhile: the curve resumes where it stood, it did not grow unproven.
 			const now = Date.now();
-			if (this.cutAt !== undefined) this.cutAt += now - this.idleSince;
+			const idleSince = this.idleSince;
+			if (this.cutAt !== undefined) this.cutAt += now - idleSince;
 			this.idleSince = undefined;
 			// What the server took before the quiet spell says little about the load it takes now.
 			if (this.rate !== undefined) {
 				this.resumed = true;
 				this.resumedAt = now;
 				this.resumedRate = this.rate;
+			} else if (now - idleSince >= SLOW_START_RESTART_MS) {
+				// No 429 yet, and the server's allowance has refilled meanwhile: sent at once, the requests
+				// in flight before would all meet its end together. The slow start begins again (as TCP's
+				// does after an idle spell); it grows back within a few round trips.
+				this.inFlightLimit = Math.min(this.inFlightLimit, INITIAL_IN_FLIGHT);
 			}
 		}
 		const { stopped, off } = whenStopped(signal);
@@ -266,8 +295,9 @@ export class AdaptiveThrottle {
 				resolve(sendNumber);
 			};
 			const firstTurn = { lane, turn };
+			const attempt: WaitingAttempt = { turn, awaited };
 			if (first) this.firstTurns.push(firstTurn);
-			else lane.waiting.push(turn);
+			else lane.waiting.push(attempt);
 			// Stopped while waiting: the turn goes to the next attempt, nothing of this one stays queued.
 			void stopped.then(() => {
 				if (first) {
@@ -275,7 +305,7 @@ export class AdaptiveThrottle {
 					if (position < 0) return;
 					this.firstTurns.splice(position, 1);
 				} else {
-					const position = lane.waiting.indexOf(turn);
+					const position = lane.waiting.indexOf(attempt);
 					if (position < 0) return;
 					lane.waiting.splice(position, 1);
 					if (!lane.eligible) this.leaveRotation(lane);
@@ -319,12 +349,17 @@ export class AdaptiveThrottle {
 		return true;
 	}
 
-	/** Who goes now: an attempt back from a Retry-After (its run has room), else the next lane's. */
+	/**
+	 * Who goes now: an attempt back from a Retry-After (its run has room), else the next lane's: its
+	 * oldest attempt whose record another run waits for, else its oldest.
+	 */
 	private nextTurn(): { lane?: Lane; turn?: (sendNumber: number) => void } {
 		const first = this.firstTurnWithRoom();
 		if (first >= 0) return this.firstTurns.splice(first, 1)[0];
 		const lane = this.nextInRotation();
-		return { lane, turn: lane?.waiting.shift() };
+		if (!lane) return {};
+		const awaited = lane.waiting.findIndex((attempt) => attempt.awaited?.() === true);
+		return { lane, turn: lane.waiting.splice(Math.max(0, awaited), 1)[0]?.turn };
 	}
 
 	/** The earliest attempt back from a Retry-After whose run has room under its bound, or -1. */
@@ -363,6 +398,8 @@ export class AdaptiveThrottle {
 				lane.inFlight++;
 				this.peakInFlight = Math.max(this.peakInFlight, this.inFlight);
 				this.enterRotation(lane);
+				this.turnsSinceCut++;
+				if (this.waitingLanes > 0 || this.firstTurnWithRoom() >= 0) this.busyTurnsSinceCut++;
 				this.turnAt.set(++this.sent, now);
 				sendTurn(this.sent);
 			}
@@ -443,14 +480,18 @@ export class AdaptiveThrottle {
 
 	private cut(now: number): void {
 		// CUBIC's peak: before any pacing, what the server took in the last second (a token bucket's
-		// burst and a second of its refill). Later, halfway between the paced rate at which the 429 came
-		// (above the server's rate) and what the server took since the previous cut, pauses included
-		// (at or below it: a token bucket's refill rate, less what overflowed while the node sent less).
+		// burst and a second of its refill). Later, what the server took since the previous cut, pauses
+		// included: both 429s met an empty bucket, so what it took in between is its refill, provided the
+		// pacing kept it busy (an attempt was waiting at nearly every turn; the rate at which the 429 came
+		// bounds it). Less busy, the node sent less than the server would take: halfway between the two.
 		const takenRateSinceCut =
 			this.cutAt === undefined || now <= this.cutAt
 				? Infinity
 				: (this.takenSinceCut * 1000) / (now - this.cutAt);
+		const busy =
+			this.turnsSinceCut > 0 && this.busyTurnsSinceCut >= BUSY_SHARE * this.turnsSinceCut;
 		// A resumed rate that grew until this 429 is measured as the first cut is: by what the server took.
+		const measuredWithBurst = this.rate === undefined || this.resumed;
 		this.cubicPeak = Math.max(
 			MIN_RATE,
 			this.rate === undefined
@@ -458,14 +499,20 @@ export class AdaptiveThrottle {
 				: this.resumed
 					? (this.takenRate(now) * MEASURE_MS) /
 						Math.max(1, Math.min(MEASURE_MS, now - this.resumedAt))
-					: (this.rate + Math.min(this.rate, takenRateSinceCut)) / 2,
+					: busy
+						? Math.min(this.rate, takenRateSinceCut)
+						: (this.rate + Math.min(this.rate, takenRateSinceCut)) / 2,
 		);
 		this.resumed = false;
 		this.takenSinceCut = 0;
+		this.turnsSinceCut = 0;
+		this.busyTurnsSinceCut = 0;
 		this.rate = Math.max(MIN_RATE, this.cubicPeak * CUBIC_BETA);
-		// Cut again soon after the last cut: the server is saturated (other clients share its limit), and
-		// its whole Retry-After is honoured until a calmer cut.
-		this.saturated = now - this.lastCutAt < SATURATED_WITHIN_MS;
+		// Cut again soon after a cut measured while paced: the server is saturated (other clients share
+		// its limit), and its whole Retry-After is honoured until a calmer cut. Soon after a cut measured
+		// with the bucket's burst in it, the second cut is only the correction that burst called for.
+		this.saturated = now - this.lastCutAt < SATURATED_WITHIN_MS && !this.lastCutWithBurst;
+		this.lastCutWithBurst = measuredWithBurst;
 		this.lastCutAt = now;
 		this.cutAt = now;
 		this.sentAtCut = this.sent;
