@@ -167,6 +167,28 @@ test('one-item executions arriving during a large import all succeed beside it, 
 	);
 });
 
+test('an execution on an asset the import holds waits for that one change: the import sends it before the items queued ahead of it', async () => {
+	sandbox.setRateLimit({ ratePerSecond: 50, burst: 5 });
+	const imported = Array.from({ length: 150 }, (_, i) => ({
+		assetId: FIRST_EXTRA_ASSET + i,
+		task: `import #${i}`,
+	}));
+	// Item 95 of the import is under way (it holds its asset) and waits for its turn behind 85 to 94.
+	const arrival = [{ assetId: FIRST_EXTRA_ASSET + 95, task: 'arrival' }];
+	const importRun = execution(imported);
+	while (sandbox.requests().filter((r) => r.status === 201).length < 30) await sleep(20);
+	const runs = await Promise.all([importRun, execution(arrival)]);
+
+	expectEachRecordOnce(runs, [imported, arrival]);
+	const requests = [...sandbox.requests()].sort((a, b) => a.startedAtMs - b.startedAtMs);
+	const firstSent = (task: string) =>
+		requests.findIndex((r) => (r.body as IDataObject).name === task);
+	const queuedAhead = Array.from({ length: 10 }, (_, i) => firstSent(`import #${85 + i}`));
+	expect(queuedAhead.filter((sent) => sent < firstSent('import #95'))).toEqual([]);
+	// The arrival's change came after the import's change of the asset (one record at a time).
+	expect(firstSent('arrival')).toBeGreaterThan(firstSent('import #95'));
+});
+
 describe.each([
 	['version 3, automatic', { typeVersion: 3 }, {}],
 	['version 2, Concurrency 5', { typeVersion: 2 }, { concurrency: 5 }],

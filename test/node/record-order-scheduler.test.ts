@@ -61,6 +61,7 @@ function controlledRun(
 
 /** Each record is free: whoever asks for it next holds it at once. */
 function expectFree(locks: Locks, records: string[]): void {
+	expect(locks.someoneWaits).toBe(false);
 	for (const record of records) {
 		const ticket = locks.take(record, () => {});
 		expect([record, ticket.held]).toEqual([record, true]);
@@ -119,13 +120,23 @@ test("an item under way is told whether another run waits for its record (then i
 	const started: string[] = [];
 	const a = controlledRun('a', ['X', 'Y', undefined], { locks, started });
 	await settle();
-	expect([a.awaited(0), a.awaited(1), a.awaited(2)]).toEqual([false, false, false]);
+	expect([a.awaited(0), a.awaited(1), a.awaited(2), locks.someoneWaits]).toEqual([
+		false,
+		false,
+		false,
+		false,
+	]);
 	const b = controlledRun('b', ['X'], { locks, started });
 	await settle();
-	expect([a.awaited(0), a.awaited(1), a.awaited(2)]).toEqual([true, false, false]);
+	expect([a.awaited(0), a.awaited(1), a.awaited(2), locks.someoneWaits]).toEqual([
+		true,
+		false,
+		false,
+		true,
+	]);
 	await a.finish(0);
 	expect(started).toEqual(['a:0', 'a:1', 'a:2', 'b:0']);
-	expect(b.awaited(0)).toBe(false);
+	expect([b.awaited(0), locks.someoneWaits]).toEqual([false, false]);
 	await Promise.all([a.finish(1), a.finish(2), b.finish(0)]);
 	await Promise.all([a.done, b.done]);
 });

@@ -54,11 +54,14 @@ export class ServerController {
 	) {
 		this.logger = logger;
 		this.lastUsedAt = now();
-		this.throttle = new AdaptiveThrottle(this.pause, (state) =>
-			this.logger.debug('Inventory: rate limit answered, sending rate cut', {
-				baseUrl: this.baseUrl,
-				...state,
-			}),
+		this.throttle = new AdaptiveThrottle(
+			this.pause,
+			(state) =>
+				this.logger.debug('Inventory: rate limit answered, sending rate cut', {
+					baseUrl: this.baseUrl,
+					...state,
+				}),
+			() => this.records.someoneWaits,
 		);
 	}
 

@@ -19,10 +19,17 @@ interface QueuedTicket extends RecordTicket {
  */
 export class RecordLocks {
 	private readonly queues = new Map<string, QueuedTicket[]>();
+	/** Tickets waiting for a record someone else holds. */
+	private waiting = 0;
 
 	/** No record is held or waited for. */
 	get idle(): boolean {
 		return this.queues.size === 0;
+	}
+
+	/** Some ticket waits for a record held by another (some held ticket is `awaited`). */
+	get someoneWaits(): boolean {
+		return this.waiting > 0;
 	}
 
 	/**
@@ -44,15 +51,18 @@ export class RecordLocks {
 				released = true;
 				const position = queue.indexOf(ticket);
 				if (position >= 0) queue.splice(position, 1);
+				if (!ticket.held) this.waiting--;
 				if (queue.length === 0) {
 					this.queues.delete(record);
 				} else if (position === 0) {
 					const next = queue[0];
 					next.held = true;
+					this.waiting--;
 					void Promise.resolve().then(() => next.onHeld());
 				}
 			},
 		};
+		if (!ticket.held) this.waiting++;
 		queue.push(ticket);
 		return ticket;
 	}

@@ -212,9 +212,14 @@ export class AdaptiveThrottle {
 	/** The latest cut's peak was measured with a token bucket's burst in it (the first cut, a resumed rate's). */
 	private lastCutWithBurst = false;
 
+	/**
+	 * `someoneWaits`: whether any run waits for a record another holds (else no attempt is awaited, and
+	 * the lanes' queues need not be looked over at each turn).
+	 */
 	constructor(
 		private readonly pause: ServerPause = new ServerPause(),
 		private readonly onCut: (state: AdaptiveState) => void = () => {},
+		private readonly someoneWaits: () => boolean = () => true,
 	) {}
 
 	/** A run's lane: its attempts are sent at most `maxInFlight` at once, in turns with the other runs'. */
@@ -358,7 +363,9 @@ export class AdaptiveThrottle {
 		if (first >= 0) return this.firstTurns.splice(first, 1)[0];
 		const lane = this.nextInRotation();
 		if (!lane) return {};
-		const awaited = lane.waiting.findIndex((attempt) => attempt.awaited?.() === true);
+		const awaited = this.someoneWaits()
+			? lane.waiting.findIndex((attempt) => attempt.awaited?.() === true)
+			: -1;
 		return { lane, turn: lane.waiting.splice(Math.max(0, awaited), 1)[0]?.turn };
 	}
 
