@@ -119,21 +119,13 @@ test("an item under way is told whether another run waits for its record (then i
 	const locks = new RecordLocks();
 	const started: string[] = [];
 	const a = controlledRun('a', ['X', 'Y', undefined], { locks, started });
+	/** Whether each of a's items is awaited, and whether anyone waits at all. */
+	const awaitedNow = () => [a.awaited(0), a.awaited(1), a.awaited(2), locks.someoneWaits];
 	await settle();
-	expect([a.awaited(0), a.awaited(1), a.awaited(2), locks.someoneWaits]).toEqual([
-		false,
-		false,
-		false,
-		false,
-	]);
+	expect(awaitedNow()).toEqual([false, false, false, false]);
 	const b = controlledRun('b', ['X'], { locks, started });
 	await settle();
-	expect([a.awaited(0), a.awaited(1), a.awaited(2), locks.someoneWaits]).toEqual([
-		true,
-		false,
-		false,
-		true,
-	]);
+	expect(awaitedNow()).toEqual([true, false, false, true]);
 	await a.finish(0);
 	expect(started).toEqual(['a:0', 'a:1', 'a:2', 'b:0']);
 	expect([b.awaited(0), locks.someoneWaits]).toEqual([false, false]);

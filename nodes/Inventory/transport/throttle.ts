@@ -189,8 +189,7 @@ export class AdaptiveThrottle {
 	private taken: number[] = [];
 	private takenStart = 0;
 	private takenSinceCut = 0;
-	/** Turns given since the latest cut, and how many of them left another attempt waiting (see `cut`). */
-	private turnsSinceCut = 0;
+	/** Turns given since the latest cut (`sent - sentAtCut`) that left another attempt waiting (see `cut`). */
 	private busyTurnsSinceCut = 0;
 	private peakInFlight = 0;
 	private inFlightLimit = INITIAL_IN_FLIGHT;
@@ -290,7 +289,7 @@ export class AdaptiveThrottle {
 				// No 429 yet, and the server's allowance has refilled meanwhile: sent at once, the requests
 				// in flight before would all meet its end together. The slow start begins again (as TCP's
 				// does after an idle spell); it grows back within a few round trips.
-				this.inFlightLimit = Math.min(this.inFlightLimit, INITIAL_IN_FLIGHT);
+				this.inFlightLimit = INITIAL_IN_FLIGHT;
 			}
 		}
 		const { stopped, off } = whenStopped(signal);
@@ -378,6 +377,11 @@ export class AdaptiveThrottle {
 		return this.rotation.length - this.rotationStart;
 	}
 
+	/** Some attempt waits for a turn it may take: a lane in rotation, or one back from a Retry-After. */
+	private get turnWaited(): boolean {
+		return this.waitingLanes > 0 || this.firstTurnWithRoom() >= 0;
+	}
+
 	/**
 	 * Lets the waiting attempts go, one at a time, each at its turn: when a slot is free, no pause holds
 	 * them and, once paced, 1/rate after the previous one; the turn goes to the next lane in rotation.
@@ -387,10 +391,7 @@ export class AdaptiveThrottle {
 		if (this.givingTurns) return;
 		this.givingTurns = true;
 		try {
-			while (
-				(this.waitingLanes > 0 || this.firstTurnWithRoom() >= 0) &&
-				this.inFlight < this.slots
-			) {
+			while (this.turnWaited && this.inFlight < this.slots) {
 				const now = Date.now();
 				const paced = this.rate === undefined ? now : this.lastSentAt + 1000 / this.rate;
 				const turn = Math.max(paced, this.pause.until);
@@ -405,8 +406,7 @@ export class AdaptiveThrottle {
 				lane.inFlight++;
 				this.peakInFlight = Math.max(this.peakInFlight, this.inFlight);
 				this.enterRotation(lane);
-				this.turnsSinceCut++;
-				if (this.waitingLanes > 0 || this.firstTurnWithRoom() >= 0) this.busyTurnsSinceCut++;
+				if (this.turnWaited) this.busyTurnsSinceCut++;
 				this.turnAt.set(++this.sent, now);
 				sendTurn(this.sent);
 			}
@@ -495,8 +495,8 @@ export class AdaptiveThrottle {
 			this.cutAt === undefined || now <= this.cutAt
 				? Infinity
 				: (this.takenSinceCut * 1000) / (now - this.cutAt);
-		const busy =
-			this.turnsSinceCut > 0 && this.busyTurnsSinceCut >= BUSY_SHARE * this.turnsSinceCut;
+		const turnsSinceCut = this.sent - this.sentAtCut;
+		const busy = turnsSinceCut > 0 && this.busyTurnsSinceCut >= BUSY_SHARE * turnsSinceCut;
 		// A resumed rate that grew until this 429 is measured as the first cut is: by what the server took.
 		const measuredWithBurst = this.rate === undefined || this.resumed;
 		this.cubicPeak = Math.max(
@@ -512,7 +512,6 @@ export class AdaptiveThrottle {
 		);
 		this.resumed = false;
 		this.takenSinceCut = 0;
-		this.turnsSinceCut = 0;
 		this.busyTurnsSinceCut = 0;
 		this.rate = Math.max(MIN_RATE, this.cubicPeak * CUBIC_BETA);
 		// Cut again soon after a cut measured while paced: the server is saturated (other clients share
