@@ -52,7 +52,15 @@ const RTT_MS = 20;
 const BURST = { executions: 1000, rate: 50 };
 const SIDE_BY_SIDE = { executions: 8, itemsEach: 250, rate: 100 };
 const ARRIVALS = { importItems: 2000, executions: 20, firstAtMs: 3000, everyMs: 500, rate: 100 };
-const BACK_TO_BACK = { items: 1000, gapMs: 2000, rate: 150 };
+/**
+ * Two runs, the second `gapMs` after the first ended: the second starts from the rate the first found.
+ * That needs a first run that meets the limit: at `rate`, 1,000 items drain the bucket's burst when
+ * sent faster than 111/s. One run here sends about 175/s at the most (the slow start stops growing
+ * once answers queue for the CPU): at `edgeRate` that needs more than 176/s, so the first run often
+ * ends within the burst, learns nothing, and the second meets the limit for the first time (the burst
+ * row's case, with its 3 %). The pair at `edgeRate` still runs; its figures are printed, not judged.
+ */
+const BACK_TO_BACK = { items: 1000, gapMs: 2000, rate: 100, edgeRate: 150 };
 /** A fresh run against `rate`, and one against it after a run against `earlierRate` (the limit raised between). */
 const HIGHER_LIMIT = { items: 900, earlierRate: 100, rate: 150, gapMs: 2000 };
 const PROCESSES = { counts: [2, 4], executionsEach: 100, itemsEach: 2, rate: 60 };
@@ -253,29 +261,39 @@ async function arrivals(ctx: ScenarioContext): Promise<void> {
 }
 
 async function backToBack(ctx: ScenarioContext): Promise<void> {
-	const { items, gapMs, rate } = BACK_TO_BACK;
-	await onFreshNetwork(
-		ctx,
-		`Two ${items}-item runs, the second ${gapMs / 1000} s after the first ended, R = ${rate}/s, TLS ${RTT_MS} ms`,
-		async ({ sandbox, target }) => {
-			const runs: Measure[] = [];
-			for (const scenario of ['back-to-back-1', 'back-to-back-2']) {
-				if (runs.length > 0) await sleep(gapMs);
-				const run = await measure(sandbox, spec(scenario, rate), intake(items, 1000), async () =>
-					runNode(target, intake(items, 1000), { concurrency: 'auto' }),
-				);
-				ctx.record(run);
-				runs.push(run);
-				ctx.print(`  ${scenario}: ${outcome(run)}, ${againstIdeal(run, rate).text}`);
-			}
-			const second = runs[1];
-			ctx.verdict(
-				`the second of two back-to-back ${items}-item runs (R = ${rate}/s): <= 1 % 429`,
-				`${pct(second.rateLimitedShare)} 429 (first run ${pct(runs[0].rateLimitedShare)}), ${second.failedItems} failed${beforeText(ctx, 'back-to-back-2')}`,
-				runs.every((run) => run.correct) && second.rateLimitedShare <= 0.01,
-			);
-		},
-	);
+	const { items, gapMs, rate, edgeRate } = BACK_TO_BACK;
+	for (const r of [rate, edgeRate]) {
+		await onFreshNetwork(
+			ctx,
+			`Two ${items}-item runs, the second ${gapMs / 1000} s after the first ended, R = ${r}/s, TLS ${RTT_MS} ms`,
+			async ({ sandbox, target }) => {
+				const runs: Measure[] = [];
+				for (const run of [1, 2]) {
+					if (runs.length > 0) await sleep(gapMs);
+					const scenario = `back-to-back-${r}-${run}`;
+					const m = await measure(sandbox, spec(scenario, r), intake(items, 1000), async () =>
+						runNode(target, intake(items, 1000), { concurrency: 'auto' }),
+					);
+					ctx.record(m);
+					runs.push(m);
+					ctx.print(`  ${scenario}: ${outcome(m)}, ${againstIdeal(m, r).text}`);
+				}
+				const [first, second] = runs;
+				const figure = `${pct(second.rateLimitedShare)} 429 (first run ${pct(first.rateLimitedShare)}), ${second.failedItems} failed${beforeText(ctx, `back-to-back-${r}-2`)}`;
+				const met = runs.every((m) => m.correct) && second.rateLimitedShare <= 0.01;
+				if (r === rate)
+					ctx.verdict(
+						`the second of two back-to-back ${items}-item runs (R = ${r}/s): <= 1 % 429`,
+						figure,
+						met,
+					);
+				else
+					ctx.print(
+						`  not judged (R = ${r}/s, near one run's own top speed): ${figure}; the first run ${first.rateLimitedShare > 0 ? 'met the limit' : 'met no 429, so the second was the first to meet the limit'}`,
+					);
+			},
+		);
+	}
 }
 
 async function higherLimit(ctx: ScenarioContext): Promise<void> {

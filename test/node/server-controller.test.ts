@@ -155,7 +155,7 @@ describe('AdaptiveThrottle shared by several runs', () => {
 		const later = throttle.openLane(50);
 		await sendAll(later, 'later', 1, []);
 		// Had the ten idle minutes counted, the curve would be far above the peak of 20/s; resumed, each
-		// answer adds one request a second until the first 429 (up to twice the rate resumed).
+		// answer adds one request a second until the first 429 (up to 1.75 times the rate resumed).
 		expect(throttle.state().ratePerSecond).toBeCloseTo(15, 6);
 
 		// Paced at about 14/s, 300 answers take some 20 s: past CUBIC's K, beyond the old peak.

@@ -106,10 +106,15 @@ const BUSY_SHARE = 0.9;
  * does: about 2.7 times the rate each second, whatever the rate), up to RESUME_CEILING times the rate
  * resumed: a server that takes more now (a higher limit, the other load gone) overturns the
  * remembered rate within about a second, instead of CUBIC's slow probe beyond its old peak, while a
- * server that takes the same meets a short overshoot only (the second of two runs back to back).
+ * server that takes the same meets a short overshoot only (the second of two runs back to back). That
+ * overshoot's 429s grow with how far above the server's rate the probe is when its bucket runs dry,
+ * and the rate resumed is often above it already (a run's last rate is a probe): 1.75, not 2, keeps
+ * them under 1 % of a run, while a limit raised by half is still found within about a second from a
+ * rate resumed a little below the old limit (1.5 could not; beyond the ceiling, CUBIC's probe goes
+ * on). Figures: docs/performance.md.
  */
 const RESUME_GROWTH_PER_ANSWER = 1;
-const RESUME_CEILING = 2;
+const RESUME_CEILING = 1.75;
 export interface AdaptiveState {
 	/** Requests per second the pacing allows; undefined until the first 429 (no pacing before). */
 	ratePerSecond: number | undefined;
