@@ -155,7 +155,7 @@ describe('AdaptiveThrottle shared by several runs', () => {
 		const later = throttle.openLane(50);
 		await sendAll(later, 'later', 1, []);
 		// Had the ten idle minutes counted, the curve would be far above the peak of 20/s; resumed, each
-		// answer adds one request a second until the first 429 (up to 1.75 times the rate resumed).
+		// answer adds one request a second until the first 429 (up to 1.75 times the lower of the rate resumed and the peak).
 		expect(throttle.state().ratePerSecond).toBeCloseTo(15, 6);
 
 		// Paced at about 14/s, 300 answers take some 20 s: past CUBIC's K, beyond the old peak.
@@ -163,6 +163,27 @@ describe('AdaptiveThrottle shared by several runs', () => {
 		await jest.advanceTimersByTimeAsync(60_000);
 		await sending;
 		expect(throttle.state().ratePerSecond as number).toBeGreaterThan(20);
+		expect(throttle.state().cuts).toBe(1);
+	});
+	test('a later run probes up to 1.75 times the peak the server was measured at, not a probe above it that no 429 judged', async () => {
+		const throttle = new AdaptiveThrottle();
+		const earlier = throttle.openLane(50);
+		await learnRate(earlier, 20);
+		// Kept busy past CUBIC's K (about 2.5 s for a peak of 20/s), the curve has gone beyond the peak.
+		const busy = sendAll(earlier, 'earlier', 70, []);
+		await jest.advanceTimersByTimeAsync(10_000);
+		await busy;
+		const probe = throttle.state().ratePerSecond as number;
+		expect(probe).toBeGreaterThan(22);
+		earlier.close();
+
+		await jest.advanceTimersByTimeAsync(10 * 60 * 1000);
+		const later = throttle.openLane(50);
+		const probing = sendAll(later, 'later', 20, []);
+		await jest.advanceTimersByTimeAsync(10_000);
+		await probing;
+		// Each answer added one request a second, up to 1.75 x 20/s, not 1.75 x the probe's rate.
+		expect(throttle.state().ratePerSecond).toBeCloseTo(1.75 * 20, 6);
 		expect(throttle.state().cuts).toBe(1);
 	});
 });

@@ -108,10 +108,10 @@ const BUSY_SHARE = 0.9;
  * remembered rate within about a second, instead of CUBIC's slow probe beyond its old peak, while a
  * server that takes the same meets a short overshoot only (the second of two runs back to back). That
  * overshoot's 429s grow with how far above the server's rate the probe is when its bucket runs dry,
- * and the rate resumed is often above it already (a run's last rate is a probe): 1.75, not 2, keeps
- * them under 1 % of a run, while a limit raised by half is still found within about a second from a
- * rate resumed a little below the old limit (1.5 could not; beyond the ceiling, CUBIC's probe goes
- * on). Figures: docs/performance.md.
+ * and the rate a run ends on is often a probe above it: the ceiling is counted from CUBIC's peak
+ * when that is lower, and 1.75, not 2, keeps them under 1 % of a run while a limit raised by half is
+ * still found within about a second from a rate a little below the old limit (1.5 could not; beyond
+ * the ceiling, CUBIC's probe goes on). Figures: docs/performance.md.
  */
 const RESUME_GROWTH_PER_ANSWER = 1;
 const RESUME_CEILING = 1.75;
@@ -289,7 +289,9 @@ export class AdaptiveThrottle {
 			if (this.rate !== undefined) {
 				this.resumed = true;
 				this.resumedAt = now;
-				this.resumedRate = this.rate;
+				// The ceiling's base: the rate the server was measured to take, not a probe above it that no
+				// 429 has judged yet (the rate a run ends on often is one).
+				this.resumedRate = Math.min(this.rate, this.cubicPeak);
 			} else if (now - idleSince >= SLOW_START_RESTART_MS) {
 				// No 429 yet, and the server's allowance has refilled meanwhile: sent at once, the requests
 				// in flight before would all meet its end together. The slow start begins again (as TCP's
