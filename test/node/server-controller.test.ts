@@ -155,7 +155,8 @@ describe('AdaptiveThrottle shared by several runs', () => {
 		const later = throttle.openLane(50);
 		await sendAll(later, 'later', 1, []);
 		// Had the ten idle minutes counted, the curve would be far above the peak of 20/s; resumed, each
-		// answer adds one request a second until the first 429 (up to 1.75 times the lower of the rate resumed and the peak).
+		// answer adds one request a second until the first 429 (up to 1.75 times the lower of the rate
+		// resumed and the peak).
 		expect(throttle.state().ratePerSecond).toBeCloseTo(15, 6);
 
 		// Paced at about 14/s, 300 answers take some 20 s: past CUBIC's K, beyond the old peak.
@@ -165,6 +166,7 @@ describe('AdaptiveThrottle shared by several runs', () => {
 		expect(throttle.state().ratePerSecond as number).toBeGreaterThan(20);
 		expect(throttle.state().cuts).toBe(1);
 	});
+
 	test('a later run probes up to 1.75 times the peak the server was measured at, not a probe above it that no 429 judged', async () => {
 		const throttle = new AdaptiveThrottle();
 		const earlier = throttle.openLane(50);

@@ -208,7 +208,8 @@ export class AdaptiveThrottle {
 	/** A rate found earlier was resumed after a quiet spell, and no 429 came since: the rate grows fast. */
 	private resumed = false;
 	private resumedAt = 0;
-	private resumedRate = 0;
+	/** How far a resumed rate grows before its first 429 (see RESUME_CEILING). */
+	private resumeCeiling = 0;
 	/** The latest cut came soon after the one before it (see `cut`). */
 	private saturated = false;
 	/** When the latest cut came (the clock's time: `cutAt` stands still while idle). */
@@ -289,9 +290,9 @@ export class AdaptiveThrottle {
 			if (this.rate !== undefined) {
 				this.resumed = true;
 				this.resumedAt = now;
-				// The ceiling's base: the rate the server was measured to take, not a probe above it that no
+				// Counted from the rate the server was measured to take, not from a probe above it that no
 				// 429 has judged yet (the rate a run ends on often is one).
-				this.resumedRate = Math.min(this.rate, this.cubicPeak);
+				this.resumeCeiling = RESUME_CEILING * Math.min(this.rate, this.cubicPeak);
 			} else if (now - idleSince >= SLOW_START_RESTART_MS) {
 				// No 429 yet, and the server's allowance has refilled meanwhile: sent at once, the requests
 				// in flight before would all meet its end together. The slow start begins again (as TCP's
@@ -449,7 +450,7 @@ export class AdaptiveThrottle {
 					this.inFlightLimit = Math.min(this.maxInFlight, this.inFlightLimit + GROWTH_PER_ANSWER);
 			} else if (this.resumed)
 				this.rate = Math.max(
-					Math.min(this.rate + RESUME_GROWTH_PER_ANSWER, RESUME_CEILING * this.resumedRate),
+					Math.min(this.rate + RESUME_GROWTH_PER_ANSWER, this.resumeCeiling),
 					this.cubicRate(now),
 				);
 			else this.rate = Math.max(MIN_RATE, this.cubicRate(now));
