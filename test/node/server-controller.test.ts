@@ -386,6 +386,53 @@ describe('against a token bucket, under the fake clock', () => {
 		expect(figures.seconds).toBeLessThanOrEqual(1.15 * figures.idealSeconds);
 	});
 
+	test('a cut soon after the correction of the first is taken for another correction, not for a saturated server; the one after that is', async () => {
+		const wholePauses: number[] = [];
+		const throttle = new AdaptiveThrottle(
+			new ServerPause((waitMs) => {
+				if (waitMs >= 1000) wholePauses.push(waitMs);
+			}),
+		);
+		const lane = throttle.openLane(50);
+		// An import that always has attempts waiting; each answered 20 ms after it is sent, but the one
+		// sent once `throttleNext` is set, which meets a 429 with a Retry-After of a whole second.
+		let throttleNext = false;
+		let stopped = false;
+		const senders = Array.from({ length: 60 }, async () => {
+			while (!stopped) {
+				const sendNumber = await lane.acquire();
+				const throttled = throttleNext;
+				throttleNext = false;
+				await sleep(20);
+				lane.release(sendNumber, throttled ? 'throttled' : 'answered');
+				if (throttled) {
+					lane.pauseUntil(Date.now() + 1000);
+					await sleep(1000);
+				}
+			}
+		});
+		const cutAfter = async (ms: number) => {
+			await jest.advanceTimersByTimeAsync(ms);
+			const cuts = throttle.state().cuts;
+			throttleNext = true;
+			while (throttle.state().cuts === cuts) await jest.advanceTimersByTimeAsync(1);
+		};
+
+		// The first cut, with the bucket's burst in it; about 0.1 s later its correction.
+		await cutAfter(1000);
+		await cutAfter(100);
+		// 1.9 s later a third cut: the correction was measured over 0.1 s and may be far off, so this is
+		// no sign of other clients; the Retry-After is taken for a second's rounding.
+		await cutAfter(1900);
+		expect(wholePauses).toEqual([]);
+		// Another cut soon after a cut measured while paced: the server is saturated, the whole second holds.
+		await cutAfter(1500);
+		expect(wholePauses).toEqual([1000]);
+		stopped = true;
+		await timed(Promise.all(senders));
+		lane.close();
+	});
+
 	test('a rate found against another load is overturned by a higher limit within about a second', async () => {
 		const throttle = new AdaptiveThrottle();
 		const bucket = new TokenBucket(100, 100);

@@ -216,6 +216,8 @@ export class AdaptiveThrottle {
 	private lastCutAt = -Infinity;
 	/** The latest cut's peak was measured with a token bucket's burst in it (the first cut, a resumed rate's). */
 	private lastCutWithBurst = false;
+	/** The latest cut came soon after one measured with the burst: it corrected that one (see `cut`). */
+	private lastCutCorrected = false;
 
 	/**
 	 * `someoneWaits`: whether any run waits for a record another holds (else no attempt is awaited, and
@@ -524,8 +526,13 @@ export class AdaptiveThrottle {
 		this.rate = Math.max(MIN_RATE, this.cubicPeak * CUBIC_BETA);
 		// Cut again soon after a cut measured while paced: the server is saturated (other clients share
 		// its limit), and its whole Retry-After is honoured until a calmer cut. Soon after a cut measured
-		// with the bucket's burst in it, the second cut is only the correction that burst called for.
-		this.saturated = now - this.lastCutAt < SATURATED_WITHIN_MS && !this.lastCutWithBurst;
+		// with the bucket's burst in it, the second cut is only the correction that burst called for, and
+		// the next one soon after that correction is no sign either: the correction measured the server
+		// over a moment (often less than a tenth of a second, most of it answers to requests sent before
+		// the first cut), so its peak can still be well above the server's rate.
+		const soon = now - this.lastCutAt < SATURATED_WITHIN_MS;
+		this.saturated = soon && !this.lastCutWithBurst && !this.lastCutCorrected;
+		this.lastCutCorrected = soon && this.lastCutWithBurst;
 		this.lastCutWithBurst = measuredWithBurst;
 		this.lastCutAt = now;
 		this.cutAt = now;
