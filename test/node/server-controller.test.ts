@@ -386,51 +386,54 @@ describe('against a token bucket, under the fake clock', () => {
 		expect(figures.seconds).toBeLessThanOrEqual(1.15 * figures.idealSeconds);
 	});
 
-	test('a cut soon after the correction of the first is taken for another correction, not for a saturated server; the one after that is', async () => {
-		const wholePauses: number[] = [];
-		const throttle = new AdaptiveThrottle(
-			new ServerPause((waitMs) => {
-				if (waitMs >= 1000) wholePauses.push(waitMs);
-			}),
-		);
-		const lane = throttle.openLane(50);
-		// An import that always has attempts waiting; each answered 20 ms after it is sent, but the one
-		// sent once `throttleNext` is set, which meets a 429 with a Retry-After of a whole second.
-		let throttleNext = false;
-		let stopped = false;
-		const senders = Array.from({ length: 60 }, async () => {
-			while (!stopped) {
-				const sendNumber = await lane.acquire();
-				const throttled = throttleNext;
-				throttleNext = false;
-				await sleep(20);
-				lane.release(sendNumber, throttled ? 'throttled' : 'answered');
-				if (throttled) {
-					lane.pauseUntil(Date.now() + 1000);
-					await sleep(1000);
+	test("a cut soon after the first cut's correction is no sign of a saturated server when that correction came within a round trip; after a measured correction it is", async () => {
+		/** Whole-second pauses of cuts at the given times apart, the first with the slow start's burst in it. */
+		async function wholePausesOfCuts(msApart: number[]): Promise<number[]> {
+			const wholePauses: number[] = [];
+			const throttle = new AdaptiveThrottle(
+				new ServerPause((waitMs) => {
+					if (waitMs >= 1000) wholePauses.push(waitMs);
+				}),
+			);
+			const lane = throttle.openLane(50);
+			// An import that always has attempts waiting, each answered 60 ms after it is sent; the one
+			// sent once `throttleNext` is set meets a 429 whose Retry-After is a whole second.
+			let throttleNext = false;
+			let stopped = false;
+			const senders = Array.from({ length: 60 }, async () => {
+				while (!stopped) {
+					const sendNumber = await lane.acquire();
+					const throttled = throttleNext;
+					throttleNext = false;
+					await sleep(60);
+					lane.release(sendNumber, throttled ? 'throttled' : 'answered');
+					if (throttled) {
+						lane.pauseUntil(Date.now() + 1000);
+						await sleep(1000);
+					}
 				}
+			});
+			for (const ms of msApart) {
+				await jest.advanceTimersByTimeAsync(ms);
+				const cuts = throttle.state().cuts;
+				throttleNext = true;
+				while (throttle.state().cuts === cuts) await jest.advanceTimersByTimeAsync(1);
 			}
-		});
-		const cutAfter = async (ms: number) => {
-			await jest.advanceTimersByTimeAsync(ms);
-			const cuts = throttle.state().cuts;
-			throttleNext = true;
-			while (throttle.state().cuts === cuts) await jest.advanceTimersByTimeAsync(1);
-		};
+			stopped = true;
+			await timed(Promise.all(senders));
+			lane.close();
+			return wholePauses;
+		}
 
-		// The first cut, with the bucket's burst in it; about 0.1 s later its correction.
-		await cutAfter(1000);
-		await cutAfter(100);
-		// 1.9 s later a third cut: the correction was measured over 0.1 s and may be far off, so this is
-		// no sign of other clients; the Retry-After is taken for a second's rounding.
-		await cutAfter(1900);
-		expect(wholePauses).toEqual([]);
-		// Another cut soon after a cut measured while paced: the server is saturated, the whole second holds.
-		await cutAfter(1500);
-		expect(wholePauses).toEqual([1000]);
-		stopped = true;
-		await timed(Promise.all(senders));
-		lane.close();
+		// The correction meets its 429 with the first request sent after the first cut, 60 ms later: it
+		// measured only answers to requests sent before that cut. The cut 1.9 s after it is one more
+		// correction (its Retry-After taken for rounding); the next one 1.5 s later, after a paced cut,
+		// finds the server saturated.
+		expect(await wholePausesOfCuts([1000, 0, 1900])).toEqual([]);
+		expect(await wholePausesOfCuts([1000, 0, 1900, 1500])).toEqual([1000]);
+		// A correction after 0.6 s measured the pacing itself (as processes sharing a limit do): a cut
+		// 1.9 s after it finds the server saturated.
+		expect(await wholePausesOfCuts([1000, 600, 1900])).toEqual([1000]);
 	});
 
 	test('a rate found against another load is overturned by a higher limit within about a second', async () => {

@@ -194,6 +194,8 @@ export class AdaptiveThrottle {
 	private taken: number[] = [];
 	private takenStart = 0;
 	private takenSinceCut = 0;
+	/** Of those, the answers to attempts sent before the latest cut. */
+	private takenSinceCutSentBefore = 0;
 	/** Turns given since the latest cut (`sent - sentAtCut`) that left another attempt waiting (see `cut`). */
 	private busyTurnsSinceCut = 0;
 	private peakInFlight = 0;
@@ -216,7 +218,10 @@ export class AdaptiveThrottle {
 	private lastCutAt = -Infinity;
 	/** The latest cut's peak was measured with a token bucket's burst in it (the first cut, a resumed rate's). */
 	private lastCutWithBurst = false;
-	/** The latest cut came soon after one measured with the burst: it corrected that one (see `cut`). */
+	/**
+	 * The latest cut came soon after one measured with the burst, and measured mostly answers to
+	 * attempts sent before that one: it corrected it without a measure of its own (see `cut`).
+	 */
 	private lastCutCorrected = false;
 
 	/**
@@ -441,6 +446,7 @@ export class AdaptiveThrottle {
 		} else {
 			// Not refused: the server took it (an attempt that got no answer most likely reached it too).
 			this.takenSinceCut++;
+			if (sendNumber <= this.sentAtCut) this.takenSinceCutSentBefore++;
 			if (this.rate === undefined || this.resumed) this.recordTaken(now);
 		}
 		if (outcome === 'answered') {
@@ -521,18 +527,23 @@ export class AdaptiveThrottle {
 						: (this.rate + Math.min(this.rate, takenRateSinceCut)) / 2,
 		);
 		this.resumed = false;
+		// Most of what the server took since the previous cut was sent before it: the pacing since was
+		// not measured yet (the cut came within about a round trip).
+		const unmeasured = this.takenSinceCutSentBefore * 2 > this.takenSinceCut;
 		this.takenSinceCut = 0;
+		this.takenSinceCutSentBefore = 0;
 		this.busyTurnsSinceCut = 0;
 		this.rate = Math.max(MIN_RATE, this.cubicPeak * CUBIC_BETA);
 		// Cut again soon after a cut measured while paced: the server is saturated (other clients share
 		// its limit), and its whole Retry-After is honoured until a calmer cut. Soon after a cut measured
-		// with the bucket's burst in it, the second cut is only the correction that burst called for, and
-		// the next one soon after that correction is no sign either: the correction measured the server
-		// over a moment (often less than a tenth of a second, most of it answers to requests sent before
-		// the first cut), so its peak can still be well above the server's rate.
+		// with the bucket's burst in it, the second cut is only the correction that burst called for. When
+		// that correction came within about a round trip, what it measured was mostly answers to requests
+		// sent before the first cut, so its peak can still be well above the server's rate, and the next
+		// cut soon after it is one more correction, no sign of other clients either. (Processes sharing a
+		// limit correct theirs after half a second or more, measured on their own paced requests.)
 		const soon = now - this.lastCutAt < SATURATED_WITHIN_MS;
 		this.saturated = soon && !this.lastCutWithBurst && !this.lastCutCorrected;
-		this.lastCutCorrected = soon && this.lastCutWithBurst;
+		this.lastCutCorrected = soon && this.lastCutWithBurst && unmeasured;
 		this.lastCutWithBurst = measuredWithBurst;
 		this.lastCutAt = now;
 		this.cutAt = now;
