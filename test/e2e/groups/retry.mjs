@@ -15,7 +15,7 @@ export async function retryExecution({ sandbox, api }, check) {
 				rateLimit: { requests: 2, windowMs: 600_000, retryAfterSeconds: 600 },
 			});
 			const execId = await api.runManually(wf.id, W.TRIGGER);
-			const failedExec = await api.waitForExecution(execId);
+			const failedExec = await api.waitForExecution(execId, { customData: true });
 			assertEqual(failedExec.status, 'error', `status of the first execution ${execId}`);
 			let state = await sandbox.state();
 			assertEqual(
@@ -34,7 +34,7 @@ export async function retryExecution({ sandbox, api }, check) {
 			await sandbox.setFaults(null); // the cause is gone
 			const seq = await lastSeq(sandbox);
 			const retry = await api.retry(execId, { loadWorkflow: false });
-			const retryExec = await api.waitForExecution(retry.id);
+			const retryExec = await api.waitForExecution(retry.id, { customData: true });
 			assertEqual(retryExec.status, 'success', `status of the retry ${retry.id}`);
 			assertEqual(String(retryExec.retryOf), execId, 'retryOf of the retry');
 			state = await sandbox.state();
@@ -72,7 +72,7 @@ export async function retryExecution({ sandbox, api }, check) {
 			await sandbox.reset();
 			const wf = W.retryFixWorkflow();
 			const execId = await api.runManually(wf.id, W.TRIGGER);
-			const failedExec = await api.waitForExecution(execId);
+			const failedExec = await api.waitForExecution(execId, { customData: true });
 			assertEqual(failedExec.status, 'error', `status of the first execution ${execId}`);
 			assertEqual(
 				(await sandbox.state()).todos.map((t) => t.asset_id),
@@ -98,7 +98,7 @@ export async function retryExecution({ sandbox, api }, check) {
 
 			const seq = await lastSeq(sandbox);
 			const retry = await api.retry(execId, { loadWorkflow: true });
-			const retryExec = await api.waitForExecution(retry.id);
+			const retryExec = await api.waitForExecution(retry.id, { customData: true });
 			assertEqual(retryExec.status, 'success', `status of the retry ${retry.id}`);
 			const state = await sandbox.state();
 			assertEqual(

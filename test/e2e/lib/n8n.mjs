@@ -284,18 +284,31 @@ export class RestClient {
 		return await this.get(`/executions/${id}`);
 	}
 
-	/** Waits until the execution is no longer new/running/waiting; returns it (with parsed data). */
-	async waitForExecution(id, { timeoutMs = 120_000 } = {}) {
+	/**
+	 * Waits until the execution is no longer new/running/waiting; returns it (with parsed data).
+	 * n8n saves an execution's status first and its custom data in a second write a moment later
+	 * (2.x lifecycle hooks: updateExistingExecution, then updateExistingExecutionMetadata), so with
+	 * `customData: true` it also waits, up to `customDataGraceMs` after the status, until the custom
+	 * data is there; past that it returns the execution as it is, for the check to report.
+	 */
+	async waitForExecution(
+		id,
+		{ timeoutMs = 120_000, customData = false, customDataGraceMs = 10_000 } = {},
+	) {
 		const start = Date.now();
+		let finishedAt;
 		return await waitFor(
 			`execution ${id} to finish (${fmtMs(timeoutMs)})`,
 			async () => {
 				const e = await this.execution(id);
 				if (!e || ['new', 'running', 'waiting'].includes(e.status)) return false;
+				finishedAt ??= Date.now();
+				const saved = !customData || Object.keys(e.customData ?? {}).length > 0;
+				if (!saved && Date.now() - finishedAt < customDataGraceMs) return false;
 				e.waitedMs = Date.now() - start;
 				return e;
 			},
-			{ timeoutMs, intervalMs: 300 },
+			{ timeoutMs: timeoutMs + (customData ? customDataGraceMs : 0), intervalMs: 300 },
 		);
 	}
 

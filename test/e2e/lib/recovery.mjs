@@ -98,7 +98,7 @@ export async function measureRetry({ sandbox, api, executionId, names, workers }
 	let retryExec;
 	if (retry.error) what = `refused: ${retry.error.slice(0, 300)}`;
 	else {
-		retryExec = await api.waitForExecution(retry.id, { timeoutMs: 120_000 });
+		retryExec = await api.waitForExecution(retry.id, { timeoutMs: 120_000, customData: true });
 		reqs = await requestsSince(sandbox, seq);
 		const where = workers ? ` on ${workerThatStarted(workers, retry.id).join(',') || '?'}` : '';
 		what = `execution ${retry.id} ${retryExec.status}${await errorOf(retryExec)}${where}: ${reqs.length} requests, ${applied(reqs).length} created, ${reqs.filter((q) => q.replayed).length} replayed`;

@@ -61,11 +61,17 @@ export class Steps {
 		const lines = ['', 'e2e step durations:'];
 		for (const r of this.results) {
 			lines.push(`  ${r.ok ? 'ok  ' : 'FAIL'} ${r.name.padEnd(width)} ${fmtMs(r.ms).padStart(8)}`);
+			// The cause again under the table, so that the last lines of a CI log name it.
+			if (!r.ok) lines.push(`       ${firstLine(r.error).slice(0, 400)}`);
 		}
 		const total = this.results.reduce((s, r) => s + r.ms, 0);
 		lines.push(`  ${'    '} ${'total'.padEnd(width)} ${fmtMs(total).padStart(8)}`);
 		return lines.join('\n');
 	}
+}
+
+function firstLine(error) {
+	return String(error?.message ?? error).split('\n')[0];
 }
 
 export function fmtMs(ms) {

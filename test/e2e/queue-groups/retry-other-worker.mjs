@@ -26,7 +26,7 @@ export async function retryOnOtherWorker(
 				(e) => !before.has(String(e.id)),
 			);
 			assert(first, 'the failed execution is listed');
-			const failedExec = await api.waitForExecution(first.id);
+			const failedExec = await api.waitForExecution(first.id, { customData: true });
 			assertEqual(failedExec.status, 'error', `status of the rate-limited execution ${first.id}`);
 			const [ranOn] = workerThatStarted(workers, first.id);
 			const stopped = workers.find((w) => w.name === ranOn);
@@ -38,7 +38,7 @@ export async function retryOnOtherWorker(
 			await sandbox.setFaults(null);
 			const seq = await lastSeq(sandbox);
 			const retry = await api.retry(first.id);
-			const retryExec = await api.waitForExecution(retry.id);
+			const retryExec = await api.waitForExecution(retry.id, { customData: true });
 			assertEqual(retryExec.status, 'success', `status of the retry ${retry.id}`);
 			assertEqual(
 				workerThatStarted(workers, retry.id),
