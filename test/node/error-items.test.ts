@@ -64,7 +64,8 @@ function expectedErrorItems(sandbox: SandboxHandle): IDataObject[] {
 			details: {
 				status: null,
 				apiMessage: null,
-				reasons: {},
+				// Named as the API names its 422 reasons (item 3's), so both are fixed the same way.
+				reasons: { name: 'must be at most 255 characters, got 360' },
 				fate: 'notSent',
 				fateDescription: FATE.notSent,
 				idempotencyKey: null,
@@ -167,6 +168,51 @@ describe('version 4 error items', () => {
 				{ error: "Asset 1901 was not found in this token's organization (404)" },
 			]);
 		}
+	});
+});
+
+describe("a row that fails the node's own check", () => {
+	test('names the field as the API names its reasons: a custom field by dotted path, the record in the path by its parameter', async () => {
+		const { sandbox } = env;
+		const run = await runInventory(
+			sandbox,
+			[
+				{ asset: 1001, price: 'about 40' },
+				{ asset: 'the blue laptop', price: '40' },
+			],
+			{
+				resource: 'asset',
+				operation: 'recordAcquisition',
+				assetId: '={{ $json.asset }}',
+				eventTypeId: '302',
+				repeatProtection: 'execution',
+				additionalFields: {
+					fieldValues: {
+						values: [{ fieldId: '402', type: 'number', value: '={{ $json.price }}' }],
+					},
+				},
+			},
+			{ node: { ...V4, onError: 'continueErrorOutput' } },
+		);
+		expect(sandbox.requests()).toEqual([]);
+		expect(
+			nodeOutput(run, 'Inventory', 1).map(({ json }) => [
+				json.error,
+				(json.details as IDataObject).reasons,
+				(json.details as IDataObject).fate,
+			]),
+		).toEqual([
+			[
+				'Custom Field Values: field 402 must be a number, got "about 40" [item 0]',
+				{ 'field_values.402': 'must be a number, got "about 40"' },
+				'notSent',
+			],
+			[
+				'Asset ID must be a numeric ID (a whole number of 1 or more), got "the blue laptop" [item 1]',
+				{ assetId: 'must be a numeric ID (a whole number of 1 or more), got "the blue laptop"' },
+				'notSent',
+			],
+		]);
 	});
 });
 

@@ -7,6 +7,8 @@ export interface Subject {
 	label: string;
 	parameter?: string;
 	apiField?: string;
+	/** Where the API would name it among its per-field reasons when that is below the API field (`field_values.5`). */
+	reasonPath?: string;
 }
 
 /** What checking a value needs: the check, the names for messages, and whether it may be empty. */

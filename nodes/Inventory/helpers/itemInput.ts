@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { withCheckReason } from '../transport/errors';
 import type { Field, FieldCheck, Subject } from './fields';
 import { checkValue, isEmptyValue, type RequestValue } from './validation';
 
@@ -12,17 +13,21 @@ export class ItemInput {
 	) {}
 
 	/** Ends the item: the message names the field and the item, the description its parameter and API field. */
-	fail({ label, parameter, apiField }: Subject, problem: string): never {
+	fail({ label, parameter, apiField, reasonPath }: Subject, problem: string): never {
 		const where = parameter
 			? `Parameter "${parameter}"${apiField ? ` (API field "${apiField}")` : ''}. `
 			: '';
-		throw new NodeOperationError(
-			this.context.getNode(),
-			`${label} ${problem} [item ${this.itemIndex}]`,
-			{
-				itemIndex: this.itemIndex,
-				description: `${where}Nothing was sent to the Inventory API for this item.`,
-			},
+		throw withCheckReason(
+			new NodeOperationError(
+				this.context.getNode(),
+				`${label} ${problem} [item ${this.itemIndex}]`,
+				{
+					itemIndex: this.itemIndex,
+					description: `${where}Nothing was sent to the Inventory API for this item.`,
+				},
+			),
+			reasonPath ?? apiField ?? parameter ?? label,
+			problem,
 		);
 	}
 

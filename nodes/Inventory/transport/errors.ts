@@ -40,6 +40,22 @@ function withDetails<E extends Error>(error: E, details: FailureDetails): E {
 	return error;
 }
 
+/**
+ * Marks an item's error as a failed check of its input: nothing was sent, and `reasons` names the
+ * field the way the API names it in a 422's reasons (its body field, nested ones as dotted paths), or
+ * the node's parameter when the value goes into no body field, so that a row refused by the node and
+ * one refused by the API are fixed the same way.
+ */
+export function withCheckReason<E extends Error>(error: E, field: string, problem: string): E {
+	return withDetails(error, {
+		status: null,
+		apiMessage: null,
+		reasons: { [field]: problem },
+		fate: 'notSent',
+		idempotencyKey: null,
+	});
+}
+
 /** Removes the token from any text that could reach a message, output or log. */
 function redact(text: string, secret: string): string {
 	return secret.length >= 4 ? text.split(secret).join('[redacted]') : text;

@@ -174,9 +174,14 @@ export async function headless({ n8n, sandbox }, check) {
 					`reasons: ${JSON.stringify(reasons)}`,
 				);
 				assertEqual(
-					[unchecked.sheetRow, unchecked.details?.fate, unchecked.details?.idempotencyKey],
-					[4, 'notSent', null],
-					'the row that failed its check',
+					[
+						unchecked.sheetRow,
+						unchecked.details?.fate,
+						unchecked.details?.idempotencyKey,
+						Object.keys(unchecked.details?.reasons ?? {}),
+					],
+					[4, 'notSent', null, ['name']],
+					'the row that failed its check (its reason under the API field, as the 422)',
 				);
 				assert(/Name must be at most 255 characters/.test(unchecked.error), unchecked.error);
 				assertEqual(outputItems(runOf(r, 'Failed')[0]).length, 2, 'Failed node items');

@@ -142,12 +142,18 @@ function typedPairValue(input: ItemInput, pair: IDataObject, id: string): unknow
 		typeof given === 'string' && Object.hasOwn(VALUE_TYPES, given) ? VALUE_TYPES[given] : undefined;
 	if (check === undefined)
 		return input.fail(
-			{ ...pairs, label: `${pairs.label}: field ${id}` },
+			{ ...pairs, label: `${pairs.label}: field ${id}`, reasonPath: `${pairs.apiField}.${id}` },
 			`has an unknown Type ${JSON.stringify(given)}`,
 		);
 	if (check === 'auto' || isEmptyValue(pair.value)) return guessedPairValue(pair.value);
 	return input.value(
-		{ ...pairs, label: `${pairs.label}: field ${id}`, check, required: false },
+		{
+			...pairs,
+			label: `${pairs.label}: field ${id}`,
+			reasonPath: `${pairs.apiField}.${id}`,
+			check,
+			required: false,
+		},
 		pair.value,
 	);
 }
