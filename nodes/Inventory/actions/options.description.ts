@@ -1,14 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { field, type Field } from '../helpers/fields';
+import { field, INTEGER_IN_FORM_RANGE, type Field } from '../helpers/fields';
 import type { ItemInput } from '../helpers/itemInput';
 import type { RetryPolicy, Sending } from '../transport';
 
 // Every option is a plain `INodeProperties` literal with its check beside it (helpers/fields.ts), as
 // every parameter of the node is, so that n8n's lint reads it. A number option always holds a value
 // (its default when added), so none shows a placeholder.
-
-const CONCURRENCY = { kind: 'integer', min: 1, max: 50 } as const;
 
 /** How the node sends, not what: read once per run, from the first item. */
 export const runOptions = {
@@ -24,7 +22,7 @@ export const runOptions = {
 			hint: 'Items of one asset or subscription are sent one after another, in input order; output order and item linking stay the same. A rate limit answer (429) pauses every execution sending to this server in this n8n process.',
 			displayOptions: { show: { '@version': [{ _cnd: { lte: 2 } }] } },
 		},
-		check: CONCURRENCY,
+		check: INTEGER_IN_FORM_RANGE,
 	}),
 	/** From version 3 the concurrency is found automatically unless this option is added. */
 	fixedConcurrency: field({
@@ -39,7 +37,7 @@ export const runOptions = {
 			hint: 'Items of one asset or subscription are sent one after another, in input order; output order and item linking stay the same. A rate limit answer (429) pauses every execution sending to this server in this n8n process.',
 			displayOptions: { show: { '@version': [{ _cnd: { gte: 3 } }] } },
 		},
-		check: CONCURRENCY,
+		check: INTEGER_IN_FORM_RANGE,
 	}),
 	maxConcurrency: field({
 		property: {
@@ -53,7 +51,7 @@ export const runOptions = {
 			hint: 'Without a Concurrency option the node speeds up while the API answers and slows down on a rate limit (429). Items of one asset or subscription are sent one after another, in input order; output order and item linking stay the same.',
 			displayOptions: { show: { '@version': [{ _cnd: { gte: 3 } }] } },
 		},
-		check: CONCURRENCY,
+		check: INTEGER_IN_FORM_RANGE,
 	}),
 	maxRetries: field({
 		property: {
@@ -65,7 +63,7 @@ export const runOptions = {
 			description:
 				'How often a request is retried, with the same Idempotency-Key, after a rate limit (429), a server failure (5xx) or a network failure. Other answers are never retried.',
 		},
-		check: { kind: 'integer', min: 0, max: 10 },
+		check: INTEGER_IN_FORM_RANGE,
 	}),
 	retryDelay: field({
 		property: {
@@ -77,7 +75,7 @@ export const runOptions = {
 			description:
 				'The first wait before a retry, in milliseconds; it doubles on each further retry, with jitter',
 		},
-		check: { kind: 'integer', min: 0, max: 600_000 },
+		check: INTEGER_IN_FORM_RANGE,
 	}),
 	maxRetryWait: field({
 		property: {
@@ -89,7 +87,7 @@ export const runOptions = {
 			description:
 				'The longest single wait between retries, in milliseconds. A rate limit that asks for a longer wait fails the item instead.',
 		},
-		check: { kind: 'integer', min: 0, max: 3_600_000 },
+		check: INTEGER_IN_FORM_RANGE,
 	}),
 	timeout: field({
 		property: {
@@ -101,7 +99,7 @@ export const runOptions = {
 			description:
 				'How long one attempt may take, in milliseconds, before it is abandoned and retried with the same key',
 		},
-		check: { kind: 'integer', min: 1, max: 3_600_000 },
+		check: INTEGER_IN_FORM_RANGE,
 	}),
 };
 

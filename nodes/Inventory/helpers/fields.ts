@@ -27,13 +27,17 @@ export interface Field extends FieldCheck {
 	property: INodeProperties;
 }
 
+/** A whole number within the range its form property states (`typeOptions` minValue and maxValue). */
+export const INTEGER_IN_FORM_RANGE = { kind: 'integerInFormRange' } as const;
+
 /**
  * How an operation file declares a field: the form property as a plain `INodeProperties` literal (so
  * n8n's lint reads it), the check beside it, and the request body field it fills.
  */
 export interface FieldDeclaration {
 	property: INodeProperties;
-	check: Check;
+	/** A number field's range is stated once, in its property: `INTEGER_IN_FORM_RANGE` checks it. */
+	check: Check | typeof INTEGER_IN_FORM_RANGE;
 	/** The request body field the value fills; none for the record in the path. */
 	apiField?: string;
 	requiredWhen?: string;
@@ -52,10 +56,21 @@ export function field({
 		parameter: property.name,
 		label: property.displayName,
 		apiField,
-		check,
+		check: check.kind === INTEGER_IN_FORM_RANGE.kind ? formRange(property) : check,
 		required: property.required === true,
 		requiredWhen: requiredWith ? `when ${requiredWith.label} is given` : requiredWhen,
 		requiredWith,
 		property,
 	};
+}
+
+/** The integer check of a number property's form range; a property without one is a declaration error. */
+function formRange({ name, typeOptions }: INodeProperties): Check {
+	const min = typeOptions?.minValue;
+	const max = typeOptions?.maxValue;
+	if (typeof min !== 'number' || typeof max !== 'number')
+		throw new Error(
+			`Field "${name}": INTEGER_IN_FORM_RANGE needs typeOptions minValue and maxValue`,
+		);
+	return { kind: 'integer', min, max };
 }

@@ -1,7 +1,7 @@
 import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { field } from '../../helpers/fields';
+import { field, INTEGER_IN_FORM_RANGE } from '../../helpers/fields';
 import type { ItemInput } from '../../helpers/itemInput';
 import { MAX_AMOUNT, RECORD_ID } from '../../helpers/validation';
 import {
@@ -139,7 +139,7 @@ const numberOfPayments = field({
 		description: 'How many payments, 1 to 1,000,000, when the event type supports it',
 		displayOptions: shownWithPayment,
 	},
-	check: { kind: 'integer', min: 1, max: 1_000_000 },
+	check: INTEGER_IN_FORM_RANGE,
 	apiField: 'number_of_payments',
 });
 

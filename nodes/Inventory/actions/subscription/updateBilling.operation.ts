@@ -1,8 +1,8 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { field } from '../../helpers/fields';
+import { field, INTEGER_IN_FORM_RANGE } from '../../helpers/fields';
 import type { ItemInput } from '../../helpers/itemInput';
-import { MAX_AMOUNT, RECORD_ID, type Check } from '../../helpers/validation';
+import { MAX_AMOUNT, RECORD_ID } from '../../helpers/validation';
 import { BILLING_FREQUENCIES, eventDate, eventDescription } from '../common.fields';
 import type { PreparedRequest } from '../node.type';
 
@@ -64,8 +64,6 @@ const billingFrequency = field({
 	apiField: 'billing_frequency',
 });
 
-const LICENSE_COUNT: Check = { kind: 'integer', min: 1, max: 100_000_000 };
-
 /** Optional, under Additional Fields, with the Lump Sum price model. */
 const licenseCount = field({
 	property: {
@@ -77,7 +75,7 @@ const licenseCount = field({
 		description: 'Number of licenses, 1 to 100,000,000',
 		displayOptions: { show: { '/priceModel': ['lump_sum'] } },
 	},
-	check: LICENSE_COUNT,
+	check: INTEGER_IN_FORM_RANGE,
 	apiField: 'license_count',
 });
 
@@ -94,7 +92,7 @@ const perLicenseCount = field({
 			"Number of licenses, 1 to 100,000,000. Required when 'Price Model' is 'Per License'.",
 		displayOptions: { show: { priceModel: ['per_license'] } },
 	},
-	check: LICENSE_COUNT,
+	check: INTEGER_IN_FORM_RANGE,
 	apiField: 'license_count',
 	requiredWhen: 'with the Per License price model',
 });
