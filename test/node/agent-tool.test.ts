@@ -289,6 +289,61 @@ describe('tool calls in-process (sub-agents, AI Agent before 3.x, the MCP server
 	});
 });
 
+describe('version 4 of the tool (the default for new nodes)', () => {
+	/** Both tools at version 4; the form shows no Repeat Protection for a tool. */
+	const version4: Record<string, Partial<INode>> = Object.fromEntries(
+		toolNodes.map(({ name }) => [name, { typeVersion: 4 }]),
+	);
+
+	test("an agent's call keeps the key of its execution's run; the result says it was recorded", async () => {
+		const run = await runAgent(ENGINE_AGENT_TYPE, [todo('call_1', 1007)], version4);
+		expect(run.status).toBe('success');
+		expect(appliedKeys()).toEqual([
+			{ path: '/api/v1/assets/1007/todos', key: runKey('tool-todo', 0) },
+		]);
+		const [created] = env.sandbox.state().todos;
+		// Version 4's output says whether this execution recorded the action or replayed it.
+		expect(agentItems(run)).toEqual([
+			{
+				toolCallId: 'call_1',
+				result: [
+					{
+						asset_id: 1007,
+						todo: {
+							id: created.id,
+							name: 'Tag and label',
+							is_complete: false,
+							created_by: 101,
+							created_at: created.created_at,
+							updated_at: created.updated_at,
+						},
+						tracker_disconnect_pending: false,
+						state: { status: 'available', is_in_storage: false },
+						repeatCheck: { outcome: 'recorded', idempotencyKey: runKey('tool-todo', 0) },
+					},
+				],
+			},
+		]);
+	});
+
+	test("a call with bad input returns the short error, without version 4's error details, and sends nothing", async () => {
+		const run = await runAgent(ENGINE_AGENT_TYPE, [acquire('call_bad', 1008, 189.999)], version4);
+		expect(run.status).toBe('success');
+		expect(agentItems(run)).toEqual([
+			{
+				toolCallId: 'call_bad',
+				result: [
+					{
+						error:
+							'Price must have at most two decimal places, got 189.999: round it in the expression, e.g. {{ Math.round(x * 100) / 100 }} or {{ x.round(2) }} [item 0]',
+					},
+				],
+			},
+		]);
+		expect(env.sandbox.requests()).toEqual([]);
+	});
+});
+
 describe('ordinary runs keep their keys', () => {
 	test('the derivation of a saved workflow is unchanged (pinned value)', () => {
 		const identity = {
