@@ -151,6 +151,30 @@ const appliedKeys = () =>
 		.filter((r) => !r.replayed && r.status !== null && r.status < 300)
 		.map((r) => ({ path: r.path, key: r.key }));
 
+/** Both tools at this node version (saved workflows keep theirs; new ones get the latest). */
+const atVersion = (typeVersion: number): Record<string, Partial<INode>> =>
+	Object.fromEntries(toolNodes.map(({ name }) => [name, { typeVersion }]));
+
+/** What the agent gets for the to-do the call created: the data object without its null fields. */
+function compactTodoResult(assetId: number): IDataObject {
+	const created = env.sandbox.state().todos.find((t) => t.asset_id === assetId);
+	if (!created) throw new Error(`no to-do on asset ${assetId}`);
+	return {
+		asset_id: assetId,
+		// due_date, notes and assigned_to are null here, so left out.
+		todo: {
+			id: created.id,
+			name: 'Tag and label',
+			is_complete: false,
+			created_by: 101,
+			created_at: created.created_at,
+			updated_at: created.updated_at,
+		},
+		tracker_disconnect_pending: false,
+		state: { status: 'available', is_in_storage: false },
+	};
+}
+
 describe('tool calls through engine requests (AI Agent 3.x at the top of a workflow)', () => {
 	test('each call is a run of its own: distinct run indexes, distinct keys, the ordinary derivation', async () => {
 		const run = await runAgent(ENGINE_AGENT_TYPE, [
@@ -180,46 +204,32 @@ describe('tool calls through engine requests (AI Agent 3.x at the top of a workf
 
 	test('the agent gets each result compact: the data object without null or empty fields', async () => {
 		const run = await runAgent(ENGINE_AGENT_TYPE, [todo('call_1', 1003)]);
-		const [{ toolCallId, result }] = agentItems(run) as Array<{
-			toolCallId: string;
-			result: IDataObject[];
-		}>;
-		const [created] = env.sandbox.state().todos;
-		expect(toolCallId).toBe('call_1');
-		expect(result).toEqual([
-			{
-				asset_id: 1003,
-				// due_date, notes and assigned_to are null here, so left out.
-				todo: {
-					id: created.id,
-					name: 'Tag and label',
-					is_complete: false,
-					created_by: 101,
-					created_at: created.created_at,
-					updated_at: created.updated_at,
-				},
-				tracker_disconnect_pending: false,
-				state: { status: 'available', is_in_storage: false },
-			},
-		]);
+		expect(agentItems(run)).toEqual([{ toolCallId: 'call_1', result: [compactTodoResult(1003)] }]);
 	});
 
-	test('a call with bad input returns a short error naming the field and sends nothing', async () => {
-		const run = await runAgent(ENGINE_AGENT_TYPE, [acquire('call_bad', 1004, 189.999)]);
-		expect(run.status).toBe('success');
-		expect(agentItems(run)).toEqual([
-			{
-				toolCallId: 'call_bad',
-				result: [
-					{
-						error:
-							'Price must have at most two decimal places, got 189.999: round it in the expression, e.g. {{ Math.round(x * 100) / 100 }} or {{ x.round(2) }} [item 0]',
-					},
-				],
-			},
-		]);
-		expect(env.sandbox.requests()).toEqual([]);
-	});
+	test.each([1, 4])(
+		"version %i: a call with bad input returns a short error naming the field (version 4's error details stay out) and sends nothing",
+		async (version) => {
+			const run = await runAgent(
+				ENGINE_AGENT_TYPE,
+				[acquire('call_bad', 1004, 189.999)],
+				atVersion(version),
+			);
+			expect(run.status).toBe('success');
+			expect(agentItems(run)).toEqual([
+				{
+					toolCallId: 'call_bad',
+					result: [
+						{
+							error:
+								'Price must have at most two decimal places, got 189.999: round it in the expression, e.g. {{ Math.round(x * 100) / 100 }} or {{ x.round(2) }} [item 0]',
+						},
+					],
+				},
+			]);
+			expect(env.sandbox.requests()).toEqual([]);
+		},
+	);
 
 	test('Retry On Fail reruns the call with the same run index, so with the same key', async () => {
 		failFreshKeysOnce();
@@ -290,57 +300,25 @@ describe('tool calls in-process (sub-agents, AI Agent before 3.x, the MCP server
 });
 
 describe('version 4 of the tool (the default for new nodes)', () => {
-	/** Both tools at version 4; the form shows no Repeat Protection for a tool. */
-	const version4: Record<string, Partial<INode>> = Object.fromEntries(
-		toolNodes.map(({ name }) => [name, { typeVersion: 4 }]),
-	);
-
 	test("an agent's call keeps the key of its execution's run; the result says it was recorded", async () => {
-		const run = await runAgent(ENGINE_AGENT_TYPE, [todo('call_1', 1007)], version4);
+		// The form shows no Repeat Protection for a tool.
+		const run = await runAgent(ENGINE_AGENT_TYPE, [todo('call_1', 1007)], atVersion(4));
 		expect(run.status).toBe('success');
 		expect(appliedKeys()).toEqual([
 			{ path: '/api/v1/assets/1007/todos', key: runKey('tool-todo', 0) },
 		]);
-		const [created] = env.sandbox.state().todos;
 		// Version 4's output says whether this execution recorded the action or replayed it.
 		expect(agentItems(run)).toEqual([
 			{
 				toolCallId: 'call_1',
 				result: [
 					{
-						asset_id: 1007,
-						todo: {
-							id: created.id,
-							name: 'Tag and label',
-							is_complete: false,
-							created_by: 101,
-							created_at: created.created_at,
-							updated_at: created.updated_at,
-						},
-						tracker_disconnect_pending: false,
-						state: { status: 'available', is_in_storage: false },
+						...compactTodoResult(1007),
 						repeatCheck: { outcome: 'recorded', idempotencyKey: runKey('tool-todo', 0) },
 					},
 				],
 			},
 		]);
-	});
-
-	test("a call with bad input returns the short error, without version 4's error details, and sends nothing", async () => {
-		const run = await runAgent(ENGINE_AGENT_TYPE, [acquire('call_bad', 1008, 189.999)], version4);
-		expect(run.status).toBe('success');
-		expect(agentItems(run)).toEqual([
-			{
-				toolCallId: 'call_bad',
-				result: [
-					{
-						error:
-							'Price must have at most two decimal places, got 189.999: round it in the expression, e.g. {{ Math.round(x * 100) / 100 }} or {{ x.round(2) }} [item 0]',
-					},
-				],
-			},
-		]);
-		expect(env.sandbox.requests()).toEqual([]);
 	});
 });
 
