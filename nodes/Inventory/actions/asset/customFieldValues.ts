@@ -140,22 +140,16 @@ function typedPairValue(input: ItemInput, pair: IDataObject, id: string): unknow
 		pair.type ?? (input.nodeVersion >= 4 ? DEFAULT_TYPE.fromVersion4 : DEFAULT_TYPE.upToVersion3);
 	const check =
 		typeof given === 'string' && Object.hasOwn(VALUE_TYPES, given) ? VALUE_TYPES[given] : undefined;
+	// The pair's field, named as the API names it among its reasons.
+	const subject = {
+		...pairs,
+		label: `${pairs.label}: field ${id}`,
+		reasonPath: `${pairs.apiField}.${id}`,
+	};
 	if (check === undefined)
-		return input.fail(
-			{ ...pairs, label: `${pairs.label}: field ${id}`, reasonPath: `${pairs.apiField}.${id}` },
-			`has an unknown Type ${JSON.stringify(given)}`,
-		);
+		return input.fail(subject, `has an unknown Type ${JSON.stringify(given)}`);
 	if (check === 'auto' || isEmptyValue(pair.value)) return guessedPairValue(pair.value);
-	return input.value(
-		{
-			...pairs,
-			label: `${pairs.label}: field ${id}`,
-			reasonPath: `${pairs.apiField}.${id}`,
-			check,
-			required: false,
-		},
-		pair.value,
-	);
+	return input.value({ ...subject, check, required: false }, pair.value);
 }
 
 function parseJsonValues(input: ItemInput, text: unknown): IDataObject {
