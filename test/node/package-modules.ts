@@ -4,6 +4,7 @@
  */
 import type * as CredentialModule from '../../credentials/InventoryApi.credentials';
 import type * as IdempotencyHelpers from '../../nodes/Inventory/helpers/idempotency';
+import type * as ValidationHelpers from '../../nodes/Inventory/helpers/validation';
 import type * as TransportConnection from '../../nodes/Inventory/transport/connection';
 import type * as TransportCredentialTest from '../../nodes/Inventory/transport/credentialTest';
 import type * as TransportErrors from '../../nodes/Inventory/transport/errors';
@@ -18,6 +19,10 @@ export const credentialModule = fromDist(
 export const idempotencyHelpers = fromDist(
 	'./nodes/Inventory/helpers/idempotency.js',
 ) as typeof IdempotencyHelpers;
+
+export const validationHelpers = fromDist(
+	'./nodes/Inventory/helpers/validation.js',
+) as typeof ValidationHelpers;
 
 export const transportFailures = fromDist(
 	'./nodes/Inventory/transport/failures.js',

@@ -88,10 +88,43 @@ export function isEmptyValue(value: unknown): boolean {
 	);
 }
 
+/**
+ * Characters a message would show as nothing or as a plain space: controls, the byte order mark
+ * Excel's "CSV UTF-8" starts with, zero-width and non-breaking spaces, soft hyphens, line separators.
+ */
+const INVISIBLE_RANGES: ReadonlyArray<readonly [number, number]> = [
+	[0x0000, 0x001f],
+	[0x007f, 0x00a0],
+	[0x00ad, 0x00ad],
+	[0x061c, 0x061c],
+	[0x115f, 0x1160],
+	[0x180e, 0x180e],
+	[0x2000, 0x200f],
+	[0x2028, 0x202f],
+	[0x205f, 0x206f],
+	[0x3000, 0x3000],
+	[0x3164, 0x3164],
+	[0xfeff, 0xfeff],
+	[0xfff9, 0xfffb],
+];
+
+const isInvisible = (code: number) =>
+	INVISIBLE_RANGES.some(([first, last]) => code >= first && code <= last);
+
+/** Text as a message shows it: every invisible character escaped (`\uFEFF`), so none reads as nothing. */
+export function showText(text: string): string {
+	let shown = '';
+	for (const char of text) {
+		const code = char.codePointAt(0) as number;
+		shown += isInvisible(code) ? `\\u${code.toString(16).toUpperCase().padStart(4, '0')}` : char;
+	}
+	return shown;
+}
+
 export function describeValue(value: unknown): string {
 	if (typeof value === 'string') {
 		const shown = value.length > 40 ? `${value.slice(0, 40)}…` : value;
-		return `"${shown}"${value.length > 40 ? ` (${value.length} characters)` : ''}`;
+		return `"${showText(shown)}"${value.length > 40 ? ` (${value.length} characters)` : ''}`;
 	}
 	if (value === null) return 'null';
 	if (Array.isArray(value)) return 'a list';
