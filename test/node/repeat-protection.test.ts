@@ -172,7 +172,7 @@ describe('each row once, keyed by columns', () => {
 		expect(sandbox.state().todos.map((todo) => todo.name)).toEqual(['Tag']);
 	});
 
-	test('several columns key a row by the JSON list of their values; a dotted name reaches into an object', async () => {
+	test('several columns key a row by the JSON list of their values as text; a dotted name reaches into an object', async () => {
 		const { sandbox } = env;
 		const rows = [
 			{ po: { number: 'PO-7' }, line: 1, asset: 1001 },
@@ -180,8 +180,8 @@ describe('each row once, keyed by columns', () => {
 		];
 		const run = await runInventory(sandbox, rows, todoByColumns('po.number, line'), { node: V4 });
 		expect(keysSent(sandbox)).toEqual([
-			businessKey('POST', TODO_PATH(1001), '["PO-7",1]'),
-			businessKey('POST', TODO_PATH(1001), '["PO-7",2]'),
+			businessKey('POST', TODO_PATH(1001), '["PO-7","1"]'),
+			businessKey('POST', TODO_PATH(1001), '["PO-7","2"]'),
 		]);
 		expect(checksOf(run).map((check) => (check as IDataObject).outcome)).toEqual([
 			'recorded',
@@ -225,10 +225,10 @@ describe('each row once, keyed by columns', () => {
 		expect(outputJson(run).slice(1)).toEqual([
 			{
 				error:
-					'Key column "po_number" is missing from this row (Key Columns names columns of the input, e.g. asset) [item 1]',
+					'Key column "po_number" is missing from this row (this row\'s columns are "asset"): Key Columns names columns of this node\'s input. For a column of an earlier node, choose Repeat Protection "Each Row Once, Keyed by an Expression" and set Row Key to {{ $(\'Node name\').item.json.po_number }} with the name of the node that has it [item 1]',
 				details: neverSent,
 			},
-			{ error: 'Key column "po_number" is empty in this row [item 2]', details: neverSent },
+			{ error: 'Key column "po_number" is blank in this row: " " [item 2]', details: neverSent },
 		]);
 		expect(sandbox.requests().map(({ path }) => path)).toEqual([TODO_PATH(1001)]);
 	});

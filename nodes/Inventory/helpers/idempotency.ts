@@ -85,9 +85,49 @@ export function businessIdempotencyKey(
 }
 
 /**
+ * What a key's value is made of at its edges and is no part of it: white space (a non-breaking space,
+ * a line break), the byte order mark Excel's "CSV UTF-8" starts with, zero-width characters.
+ */
+const EDGES = /^[\s\u200B-\u200D\u2060\uFEFF]+|[\s\u200B-\u200D\u2060\uFEFF]+$/g;
+
+/** Text without the white space and invisible characters around it (a column name, a key value). */
+export function withoutEdges(text: string): string {
+	return text.replace(EDGES, '');
+}
+
+/** A whole number written with zeros after the point, as tools that format numbers with decimals write it. */
+const WHOLE_WITH_ZEROS = /^(-?(?:0|[1-9]\d*))\.0+$/;
+
+/**
+ * One value of a row's identity as the text its key is made of, the same whichever tool read the
+ * row: a number is its shortest decimal text (1001 → "1001"), so it equals that number as text
+ * ("1001", " 1001 ", and "1001.0" or "1001.00", a whole number with zeros after the point). Any
+ * other text is an identity and kept as written, apart from the white space and invisible
+ * characters around it: "007" stays "007" (not 7), "1.10" stays "1.10", "1,001" stays "1,001". An
+ * object or list is its JSON. These rules make keys, which must never change once released.
+ */
+export function keyText(value: unknown): string {
+	if (value === undefined || value === null) return '';
+	if (typeof value === 'string') {
+		const text = withoutEdges(value);
+		return WHOLE_WITH_ZEROS.exec(text)?.[1] ?? text;
+	}
+	if (typeof value === 'object') return JSON.stringify(value) ?? '';
+	return String(value);
+}
+
+/**
+ * The business id of a row keyed by several values (Key Columns): one value gives its key text; several
+ * give the JSON list of their key texts, e.g. ["1001","2"] for 1001 and 2 as numbers or as text.
+ */
+export function keyOfValues(values: readonly unknown[]): string {
+	return values.length === 1 ? keyText(values[0]) : JSON.stringify(values.map(keyText));
+}
+
+/**
  * The Idempotency-Key of one item's request: the business key when there is one (the "Idempotency
- * Key" option, or from version 4 the row's key columns or expression), else the key derived from
- * the action's identity.
+ * Key" option, or from version 4 the row's key columns or expression), read as keyText reads it, else
+ * the key derived from the action's identity.
  */
 export function chooseIdempotencyKey(
 	businessKey: unknown,
@@ -95,7 +135,7 @@ export function chooseIdempotencyKey(
 	request: { method: string; path: string; body: unknown },
 	{ uuidAsIs = true }: { uuidAsIs?: boolean } = {},
 ): string {
-	const business = String(businessKey ?? '').trim();
+	const business = keyText(businessKey);
 	if (business !== '') return businessIdempotencyKey(business, request, uuidAsIs);
 	return action.inProcessToolCall
 		? deriveToolCallKey(action, request)

@@ -7,7 +7,8 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { ItemInput } from './itemInput';
-import type { RunIdentity } from './idempotency';
+import { keyOfValues, keyText, withoutEdges, type RunIdentity } from './idempotency';
+import { describeValue, showText } from './validation';
 
 /** From this node version the form offers the choice below and the output says new from repeated. */
 export const REPEAT_PROTECTION_VERSION = 4;
@@ -92,6 +93,8 @@ export interface KeySource {
 	version4: boolean;
 	/** The columns of "Each Row Once, Keyed by Columns". */
 	columns: string[];
+	/** For a key column missing from the input: the earlier node found to have it, or null (asked once per run). */
+	earlierNodeOf?: Map<string, string | null>;
 }
 
 /** Reads the node's choice once per run; refuses an expression typed as fixed text. */
@@ -109,7 +112,7 @@ export function readKeySource(context: IExecuteFunctions, isTool: boolean): KeyS
 		refuseExpressionAsText(context, ['keyColumns'], 'Key Columns', true);
 		const columns = String(context.getNodeParameter('keyColumns', 0, '') ?? '')
 			.split(',')
-			.map((name) => name.trim())
+			.map(withoutEdges)
 			.filter((name) => name !== '');
 		if (columns.length === 0)
 			throw new NodeOperationError(context.getNode(), 'Key Columns is empty', {
@@ -127,31 +130,127 @@ export function readKeySource(context: IExecuteFunctions, isTool: boolean): KeyS
 	return { protection, version4, columns: [] };
 }
 
-function columnValue(json: IDataObject, column: string): unknown {
-	if (Object.hasOwn(json, column)) return json[column];
-	let value: unknown = json;
-	for (const name of column.split('.')) {
-		if (typeof value !== 'object' || value === null || !Object.hasOwn(value, name))
-			return undefined;
-		value = (value as IDataObject)[name];
-	}
-	return value;
-}
+type Lookup =
+	| { found: true; value: unknown }
+	| { found: false; ambiguous?: string[]; similar?: string };
 
-const asText = (value: unknown): string =>
-	typeof value === 'string'
-		? value
-		: typeof value === 'object'
-			? JSON.stringify(value)
-			: String(value);
-
-const isBlank = (value: unknown): boolean =>
-	value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+/** Spelled alike: letter case, and spaces, underscores and hyphens between words aside. */
+const alike = (name: string) =>
+	withoutEdges(name)
+		.toLowerCase()
+		.replace(/[\s_-]+/g, '');
 
 /**
- * The business identity of one row, or undefined for keys derived from the execution. One column
- * gives its value as text (as the Idempotency Key option would); several give the JSON list of
- * their values.
+ * A field of an object by its name: the field of exactly that name, else the one whose name is that
+ * name with white space or invisible characters around it (a CSV saved by Excel as "CSV UTF-8" starts
+ * with a byte order mark, so its first column is "\uFEFFpo_number").
+ */
+function field(object: IDataObject, name: string): Lookup {
+	if (Object.hasOwn(object, name)) return { found: true, value: object[name] };
+	const names = Object.keys(object);
+	const matches = names.filter((key) => withoutEdges(key) === name);
+	if (matches.length === 1) return { found: true, value: object[matches[0]] };
+	if (matches.length > 1) return { found: false, ambiguous: matches };
+	return { found: false, similar: names.find((key) => alike(key) === alike(name)) };
+}
+
+/** A key column's value in a row; a name with dots reaches into an object unless the row has a column of that name. */
+function columnValue(json: IDataObject, column: string): Lookup {
+	const whole = field(json, column);
+	if (whole.found || !column.includes('.')) return whole;
+	let value: unknown = json;
+	for (const name of column.split('.')) {
+		if (typeof value !== 'object' || value === null || Array.isArray(value)) return whole;
+		const step = field(value as IDataObject, name);
+		if (!step.found) return whole;
+		value = step.value;
+	}
+	return { found: true, value };
+}
+
+/** A column name in a message: quoted, invisible characters escaped. */
+const quoted = (name: string) => `"${showText(name)}"`;
+
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+
+/** `$('Read Sheet').item.json.po_number`: the expression that reads a column of an earlier node's paired item. */
+function earlierNodeExpression(node: string, column: string): string {
+	const literal = (text: string) =>
+		`'${showText(text.replace(/\\/g, '\\\\').replace(/'/g, "\\'"))}'`;
+	const path = column.split('.').every((name) => IDENTIFIER.test(name))
+		? `.${column}`
+		: `[${literal(column)}]`;
+	return `{{ $(${literal(node)}).item.json${path} }}`;
+}
+
+/**
+ * The earlier node (not the direct input) whose item paired with this row has the column, asked once
+ * per run and column; null when none has it or n8n cannot tell.
+ */
+function earlierNodeWith(
+	context: IExecuteFunctions,
+	source: KeySource,
+	itemIndex: number,
+	column: string,
+): string | null {
+	source.earlierNodeOf ??= new Map();
+	const known = source.earlierNodeOf.get(column);
+	if (known !== undefined) return known;
+	let found: string | null = null;
+	try {
+		const proxy = context.getWorkflowDataProxy(itemIndex);
+		for (const { name } of context.getParentNodes(context.getNode().name)) {
+			try {
+				const node = (proxy.$ as (name: string) => { isExecuted?: boolean; item?: unknown })(name);
+				if (!node.isExecuted) continue;
+				const json = (node.item as INodeExecutionData | undefined)?.json;
+				if (json && columnValue(json, column).found) {
+					found = name;
+					break;
+				}
+			} catch {
+				// n8n cannot pair this row with an item of that node: it is not the one.
+			}
+		}
+	} catch {
+		found = null;
+	}
+	source.earlierNodeOf.set(column, found);
+	return found;
+}
+
+const LISTED_COLUMNS = 5;
+
+/** Why a key column is not in the row, and the fix that works: the column's spelling, or a Row Key. */
+function missingColumn(
+	context: IExecuteFunctions,
+	source: KeySource,
+	itemIndex: number,
+	json: IDataObject,
+	column: string,
+	lookup: Lookup & { found: false },
+): string {
+	if (lookup.ambiguous)
+		return `matches several columns of this row: ${lookup.ambiguous.map(quoted).join(', ')}. Rename one of them in an earlier node, or key the row by an expression (Repeat Protection "Each Row Once, Keyed by an Expression")`;
+	if (lookup.similar !== undefined)
+		return `is missing from this row, which has the column ${quoted(lookup.similar)}: write ${showText(withoutEdges(lookup.similar))} in Key Columns, as the column is spelled`;
+	const names = Object.keys(json);
+	const columns =
+		names.length === 0
+			? 'this row has no columns'
+			: `this row's columns are ${names.slice(0, LISTED_COLUMNS).map(quoted).join(', ')}${names.length > LISTED_COLUMNS ? ` and ${names.length - LISTED_COLUMNS} more` : ''}`;
+	const earlier = earlierNodeWith(context, source, itemIndex, column);
+	const rowKey = `choose Repeat Protection "Each Row Once, Keyed by an Expression" and set Row Key to ${earlierNodeExpression(earlier ?? 'Node name', column)}`;
+	if (earlier !== null)
+		return `is missing from this row: it is a column of the earlier node ${quoted(earlier)}, and Key Columns names columns of this node's input (${columns}). To key by it, ${rowKey}`;
+	return `is missing from this row (${columns}): Key Columns names columns of this node's input. For a column of an earlier node, ${rowKey} with the name of the node that has it`;
+}
+
+/**
+ * The business identity of one row, or undefined for keys derived from the execution: the text its
+ * key is made of (keyText, keyOfValues), the same whichever tool read the row. One column gives its
+ * value as text (as a Row Key of that value would); several give the JSON list of their values as
+ * text (["1001","2"]).
  */
 export function rowBusinessValue(
 	source: KeySource,
@@ -164,23 +263,33 @@ export function rowBusinessValue(
 	if (source.protection === 'execution') return undefined;
 	if (source.protection === 'expression') {
 		const value = context.getNodeParameter('rowKey', input.itemIndex, '');
-		if (isBlank(value))
+		const key = keyText(value);
+		if (key === '')
 			input.fail(
 				{ label: 'Row Key', parameter: 'rowKey' },
-				'is empty for this row: the row has nothing to be keyed by',
+				`is empty for this row${typeof value === 'string' && value !== '' ? ` (${describeValue(value)})` : ''}: the row has nothing to be keyed by`,
 			);
-		return asText(value);
+		return key;
 	}
 	const values = source.columns.map((column) => {
-		const value = columnValue(item.json, column);
-		if (isBlank(value))
+		const subject = { label: `Key column ${quoted(column)}`, parameter: 'keyColumns' };
+		const lookup = columnValue(item.json, column);
+		if (!lookup.found)
 			input.fail(
-				{ label: `Key column "${column}"`, parameter: 'keyColumns' },
-				`is ${value === undefined ? 'missing from' : 'empty in'} this row${value === undefined ? ` (Key Columns names columns of the input, e.g. ${Object.keys(item.json).slice(0, 3).join(', ') || 'none here'})` : ''}`,
+				subject,
+				missingColumn(context, source, input.itemIndex, item.json, column, lookup),
+			);
+		const { value } = lookup;
+		if (keyText(value) === '')
+			input.fail(
+				subject,
+				typeof value === 'string' && value !== ''
+					? `is blank in this row: ${describeValue(value)}`
+					: 'is empty in this row',
 			);
 		return value;
 	});
-	return values.length === 1 ? asText(values[0]) : JSON.stringify(values);
+	return keyOfValues(values);
 }
 
 // ---------------------------------------------------------------------------------------------
