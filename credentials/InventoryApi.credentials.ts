@@ -24,6 +24,7 @@ export class InventoryApi implements ICredentialType {
 			placeholder: 'https://inventory.example.com',
 			description:
 				'The address of your Inventory service, e.g. https://inventory.example.com (a trailing /api/v1 is taken off). For the bundled sandbox use http://127.0.0.1:8080.',
+			hint: "Your organization's Inventory address, starting with https://, e.g. https://inventory.example.com; an API address ending in /api/v1 is fine too. The bundled sandbox: http://127.0.0.1:8080",
 		},
 		{
 			displayName: 'API Token',
@@ -34,6 +35,7 @@ export class InventoryApi implements ICredentialType {
 			required: true,
 			description:
 				'A customer API token of your organization. It needs the permissions of the operations you use: assets:todos, subscriptions:update, assets:lifecycle.',
+			hint: 'A customer API token of your organization, from your Inventory administrator, with the permissions of the operations you use (assets:todos, subscriptions:update, assets:lifecycle). Paste the token; a "Bearer " before it is taken off. The sandbox prints its demo tokens, e.g. inv_demo_full_access',
 		},
 		{
 			displayName: 'Ignore SSL Issues (Insecure)',
@@ -45,11 +47,13 @@ export class InventoryApi implements ICredentialType {
 		},
 	];
 
+	/** The token as pasted, without spaces around it or a "Bearer " before it (any letter case). */
 	authenticate: IAuthenticateGeneric = {
 		type: 'generic',
 		properties: {
 			headers: {
-				Authorization: '=Bearer {{$credentials.apiToken}}',
+				Authorization:
+					"=Bearer {{ String($credentials.apiToken ?? '').trim().replace(/^bearer\\s+/i, '') }}",
 			},
 		},
 	};

@@ -21,6 +21,8 @@ const env = useSandbox();
 /** Servers that are not the Inventory API: a static web server, and another service's JSON API (n8n's answers). */
 let staticServer: Server;
 let otherApi: Server;
+/** An API that answers 401 without giving a reason. */
+let reasonless401: Server;
 const at = (server: Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 const seenByOthers: string[] = [];
 
@@ -42,15 +44,20 @@ beforeAll(async () => {
 		res.writeHead(404, { 'Content-Type': 'application/json' });
 		res.end('{"message":"not found"}');
 	});
+	reasonless401 = createServer((req, res) => {
+		req.resume();
+		res.writeHead(401, { 'Content-Type': 'application/json' });
+		res.end('{"message":""}');
+	});
 	await Promise.all(
-		[staticServer, otherApi].map(
+		[staticServer, otherApi, reasonless401].map(
 			(server) => new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve)),
 		),
 	);
 });
 afterAll(async () => {
 	await Promise.all(
-		[staticServer, otherApi].map(
+		[staticServer, otherApi, reasonless401].map(
 			(server) => new Promise<void>((resolve) => server.close(() => resolve())),
 		),
 	);
@@ -131,8 +138,8 @@ describe('a JSON 404 from a server that is not the API (n8n answers so at its ow
 		);
 		const message = `The credential's Base URL does not lead to the Inventory API: it answered 404 ("not found"), and 404 to a request without a token, where the Inventory API answers 401`;
 		expect(nodeOutput(run, 'Inventory').map(({ json }) => json)).toEqual(
-			[0, 1].map(() => ({
-				error: message,
+			[0, 1].map((item) => ({
+				error: `${message} [item ${item}]`,
 				details: expect.objectContaining({ status: 404, apiMessage: null, fate: 'notSent' }),
 			})),
 		);
@@ -152,8 +159,8 @@ describe('a JSON 404 from a server that is not the API (n8n answers so at its ow
 			{ node: { onError: 'continueRegularOutput' } },
 		);
 		expect(nodeOutput(run, 'Inventory').map(({ json }) => json.error)).toEqual([
-			"Asset 1901 was not found in this token's organization (404)",
-			"Asset 1902 was not found in this token's organization (404)",
+			"Asset 1901 was not found in this token's organization (404) [item 0]",
+			"Asset 1902 was not found in this token's organization (404) [item 1]",
 		]);
 		expect(
 			sandbox
@@ -214,13 +221,40 @@ describe('the credential test', () => {
 		expect(sandbox.state().counters.applied).toBe(0);
 	});
 
-	test('a rejected token: the 401 message', async () => {
+	test("a rejected token: the 401 message, with the API's reason", async () => {
 		const { sandbox } = env;
-		for (const token of [TOKENS.expired, TOKENS.revoked, TOKENS.personal, 'not-a-token']) {
+		for (const [token, reason] of [
+			[TOKENS.expired, 'Unauthenticated: the token has expired.'],
+			[TOKENS.revoked, 'Unauthenticated: the token has been revoked.'],
+			[TOKENS.personal, 'Unauthenticated: the token is not a customer API token.'],
+			['not-a-token', 'Unauthenticated: the token is invalid.'],
+			[`Bearer ${TOKENS.revoked}`, 'Unauthenticated: the token has been revoked.'],
+		]) {
 			expect(await testCredential(`${sandbox.baseUrl}/api/v1`, token)).toEqual({
 				status: 'Error',
-				message:
-					'The Inventory API rejected this API token (401): it is missing, expired, revoked or not a customer API token. Nothing was created.',
+				message: `The Inventory API rejected this API token (401): ${reason} Nothing was created.`,
+			});
+		}
+	});
+
+	test('a 401 without a reason of the API: what the API refuses', async () => {
+		expect(await testCredential(at(reasonless401), TOKENS.fullAccess)).toEqual({
+			status: 'Error',
+			message:
+				'The Inventory API rejected this API token (401): it is missing, expired, revoked or not a customer API token. Nothing was created.',
+		});
+	});
+
+	test('a token pasted with "Bearer " before it (any letter case, spaces around) passes', async () => {
+		const { sandbox } = env;
+		for (const pasted of [
+			`Bearer ${TOKENS.fullAccess}`,
+			` bearer  ${TOKENS.fullAccess} `,
+			`BEARER ${TOKENS.fullAccess}`,
+		]) {
+			expect(await testCredential(sandbox.baseUrl, pasted)).toEqual({
+				status: 'OK',
+				message: `The Inventory API at ${sandbox.baseUrl} accepted the token. Nothing was created.`,
 			});
 		}
 	});

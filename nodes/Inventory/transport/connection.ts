@@ -27,6 +27,17 @@ export function normalizeBaseUrl(raw: unknown): string {
 		.replace(/\/+$/, '');
 }
 
+/**
+ * The API token as pasted, reduced to the token: spaces around it and a "Bearer " before it (in any
+ * letter case, as copied from an Authorization header) dropped. The credential's `authenticate`
+ * expression does the same for every request; the credential test sends its own.
+ */
+export function bareApiToken(raw: unknown): string {
+	return String(raw ?? '')
+		.trim()
+		.replace(/^bearer\s+/i, '');
+}
+
 /** Whether a normalized Base URL is an http(s) address with a host. */
 export function isHttpAddress(baseUrl: string): boolean {
 	return /^https?:\/\/[^/]/i.test(baseUrl);
@@ -53,7 +64,7 @@ export async function openConnection(context: IExecuteFunctions): Promise<Invent
 	}
 	return {
 		baseUrl,
-		token: String(credentials.apiToken ?? ''),
+		token: bareApiToken(credentials.apiToken),
 		ignoreSslIssues: credentials.ignoreSslIssues === true,
 		credential: {
 			id: nodeCredential?.id ?? '',

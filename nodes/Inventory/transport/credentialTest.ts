@@ -8,6 +8,7 @@ import type {
 import {
 	ADDRESS_CHECK_IDEMPOTENCY_KEY,
 	ADDRESS_CHECK_PATH,
+	bareApiToken,
 	isHttpAddress,
 	normalizeBaseUrl,
 } from './connection';
@@ -52,7 +53,7 @@ async function send(
 			Accept: 'application/json',
 			'Content-Type': 'application/json',
 			'Idempotency-Key': CREDENTIAL_TEST_IDEMPOTENCY_KEY,
-			...(withToken ? { Authorization: `Bearer ${String(data.apiToken ?? '')}` } : {}),
+			...(withToken ? { Authorization: `Bearer ${bareApiToken(data.apiToken)}` } : {}),
 		},
 		body: {},
 		json: true,
@@ -62,6 +63,15 @@ async function send(
 		rejectUnauthorized: data.ignoreSslIssues !== true,
 	})) as { statusCode: number; body: unknown };
 	return { statusCode: response.statusCode, body: response.body };
+}
+
+const MAX_REASON = 200;
+
+/** The API's reason, on one line, at most 200 characters, ending as a sentence does. */
+function asSentence(reason: string): string {
+	const line = reason.replace(/\s+/g, ' ').trim();
+	const text = line.length > MAX_REASON ? `${line.slice(0, MAX_REASON)}…` : line;
+	return /[.!?…]$/.test(text) ? text : `${text}.`;
 }
 
 const ENTER_ADDRESS =
@@ -90,7 +100,7 @@ export async function testInventoryCredential(
 	credential: ICredentialsDecrypted,
 ): Promise<INodeCredentialTestResult> {
 	const data = credential.data ?? {};
-	const token = String(data.apiToken ?? '');
+	const token = bareApiToken(data.apiToken);
 	const baseUrl = redact(normalizeBaseUrl(data.baseUrl), token);
 	if (!isHttpAddress(baseUrl)) {
 		return {
@@ -115,10 +125,11 @@ export async function testInventoryCredential(
 
 		const answer = await send(this, baseUrl, data, true);
 		if (answer.statusCode === 401) {
+			const reason = apiErrorBody(answer.body)?.message.trim();
+			// The API's own reason (expired, revoked, not a customer API token) where it gives one.
 			return {
 				status: 'Error',
-				message:
-					'The Inventory API rejected this API token (401): it is missing, expired, revoked or not a customer API token. Nothing was created.',
+				message: `The Inventory API rejected this API token (401): ${reason ? redact(asSentence(reason), token) : 'it is missing, expired, revoked or not a customer API token.'} Nothing was created.`,
 			};
 		}
 		const failed =
