@@ -548,7 +548,7 @@ describe('a batch that fails mid-way, then n8n\'s "Retry execution"', () => {
 		onLog = () => {};
 		expect(first.status).toBe('error');
 		expect(first.data.resultData.error?.message).toBe(
-			'The Inventory API failed (503) after 2 retries',
+			'The Inventory API failed (503) after 2 retries [item 20]',
 		);
 		expect(first.data.resultData.lastNodeExecuted).toBe('Inventory');
 		const firstRequests = sandbox.requests();
@@ -612,8 +612,11 @@ describe('a batch that fails mid-way, then n8n\'s "Retry execution"', () => {
 				),
 		};
 		const firstError = first.data.resultData.error as { message: string; description?: string };
-		expect(Object.keys(descriptionByMessage)).toContain(firstError.message);
-		expect(firstError.description).toEqual(descriptionByMessage[firstError.message]);
+		// The message names the failing item: " [item N]" at its end.
+		const [, shown, item] = /^(.+) \[item (\d+)\]$/.exec(firstError.message) ?? [];
+		expect(Number(item)).toBeLessThan(items.length);
+		expect(Object.keys(descriptionByMessage)).toContain(shown);
+		expect(firstError.description).toEqual(descriptionByMessage[shown]);
 		const firstRequests = sandbox.requests();
 		const createdFirst = createdBy(firstRequests);
 		const lostResponses = firstRequests

@@ -172,8 +172,9 @@ function failure(result: IRun): {
 
 const checkBaseUrl = () =>
 	`Open the "Inventory API" credential of this node and check its Base URL (${baseUrl}): it must be the address of your Inventory service, e.g. https://inventory.example.com (a trailing /api/v1 is fine). The credential's Test button tells whether it leads to the Inventory API.`;
-const notApi = (status: number, kind: string) =>
-	`The server at the credential's Base URL answered ${status} with ${kind}, not the Inventory API's JSON`;
+/** The message of a run of one item (item 0). */
+const notApi = (status: number, kind: string, after = '') =>
+	`The server at the credential's Base URL answered ${status} with ${kind}, not the Inventory API's JSON${after} [item 0]`;
 const notApiDescription = (began: string) =>
 	`${checkBaseUrl()} Nothing reached the Inventory API.${began ? ` The answer began with: ${began}` : ''}`;
 const OTHER_JSON = 'JSON of another shape';
@@ -245,7 +246,7 @@ describe('server errors, retried, then a clear error', () => {
 		const result = await run(3);
 		const [{ key }] = received;
 		expect(failure(result)).toEqual({
-			message: `${notApi(502, 'an HTML page')}, after 1 retry`,
+			message: notApi(502, 'an HTML page', ', after 1 retry'),
 			description: `A proxy or gateway in front of the service may be failing; a retry sends the same Idempotency-Key (${key}). If this persists: ${checkBaseUrl()} The answer began with: <html> <head><title>502 Bad Gateway</title></head> <body> <center><h1>502 Bad Gateway</h1></center> <hr><center>nginx/1.25.3</center> </body> </html>`,
 			httpCode: '502',
 		});
@@ -257,7 +258,7 @@ describe('server errors, retried, then a clear error', () => {
 	test('asset 10: a 20 MB JSON 500 uses its message', async () => {
 		const result = await run(10, { maxRetries: 0 });
 		expect(failure(result)).toEqual({
-			message: 'The Inventory API failed (500) after 0 retries',
+			message: 'The Inventory API failed (500) after 0 retries [item 0]',
 			description: 'Internal error',
 			httpCode: '500',
 		});
@@ -269,7 +270,7 @@ describe('answers that echo the token back', () => {
 	test('asset 11: an HTML 502 page showing the Authorization header', async () => {
 		const result = await run(11);
 		const { message, description } = failure(result);
-		expect(message).toBe(`${notApi(502, 'an HTML page')}, after 1 retry`);
+		expect(message).toBe(notApi(502, 'an HTML page', ', after 1 retry'));
 		expect(description).toMatch(
 			/ The answer began with: <html><body><h1>Upstream error<\/h1><pre>POST \/api\/v1\/assets\/11\/todos Authorization: Bearer \[redacted\] Idempotency-Key: [0-9a-f-]{36}<\/pre><\/body><\/html>$/,
 		);
@@ -288,7 +289,7 @@ describe('answers that echo the token back', () => {
 	test('asset 13: a 400 whose message holds the token', async () => {
 		const { message, description } = failure(await run(13));
 		expect(message).toMatch(
-			/^The Inventory API answered 400: Bad request: POST \/api\/v1\/assets\/13\/todos\nAuthorization: Bearer \[redacted\]\nIdempotency-Key: [0-9a-f-]{36}$/,
+			/^The Inventory API answered 400: Bad request: POST \/api\/v1\/assets\/13\/todos\nAuthorization: Bearer \[redacted\]\nIdempotency-Key: [0-9a-f-]{36} \[item 0\]$/,
 		);
 		expect(description).toMatch(
 			/^\{"message":"Bad request: POST \/api\/v1\/assets\/13\/todos\\nAuthorization: Bearer \[redacted\]\\nIdempotency-Key: [0-9a-f-]{36}"\}$/,
@@ -297,7 +298,7 @@ describe('answers that echo the token back', () => {
 
 	test('asset 14: a 422 whose field errors hold the token', async () => {
 		expect(failure(await run(14))).toEqual({
-			message: 'The Inventory API rejected the input (422): Invalid input',
+			message: 'The Inventory API rejected the input (422): Invalid input [item 0]',
 			description: 'Fields with problems: name: rejected for Bearer [redacted]',
 			httpCode: '422',
 		});
@@ -305,19 +306,20 @@ describe('answers that echo the token back', () => {
 
 	test('asset 15: a 409 whose message holds the token', async () => {
 		expect(failure(await run(15))).toEqual({
-			message: 'The Inventory API refused the change (409): Conflict for Bearer [redacted]',
+			message:
+				'The Inventory API refused the change (409): Conflict for Bearer [redacted] [item 0]',
 			description:
 				'The record changed or is in a state that does not allow this action. Refresh the record and try again.',
 			httpCode: '409',
 		});
 	});
 
-	test('asset 16: a 401 whose message holds the token', async () => {
+	test("asset 16: a 401 whose message holds the token: the API's reason, redacted", async () => {
 		expect(failure(await run(16))).toEqual({
 			message:
-				'The Inventory API rejected the API token (401): it is missing, expired, revoked or not a customer API token',
+				'The Inventory API rejected the API token (401): Token Bearer [redacted] is unknown [item 0]',
 			description:
-				'Open the "Inventory API" credential of this node and enter a valid customer API token of your organization.',
+				'The API refuses a token that is missing, expired, revoked or not a customer API token. Open the "Inventory API" credential of this node and enter a valid customer API token of your organization (its Test button checks it).',
 			httpCode: '401',
 		});
 	});
@@ -363,14 +365,18 @@ test('with "On Error: Continue", every hostile answer becomes an error item and 
 		),
 		14: /^The Inventory API rejected the input \(422\): Invalid input$/,
 		15: /^The Inventory API refused the change \(409\): Conflict for Bearer \[redacted\]$/,
-		16: /^The Inventory API rejected the API token \(401\): it is missing, expired, revoked or not a customer API token$/,
+		16: /^The Inventory API rejected the API token \(401\): Token Bearer \[redacted\] is unknown$/,
 		17: notApiItem(501, 'an HTML page'),
 		18: notApiItem(404, 'an HTML page'),
 		19: notApiItem(404, OTHER_JSON),
 	};
-	output.forEach((item, index) =>
-		expect(String(item.json.error)).toMatch(expected[assetIds[index]]),
-	);
+	output.forEach((item, index) => {
+		// Each message names its item, as the node's own messages do.
+		const error = String(item.json.error);
+		const ofItem = ` [item ${index}]`;
+		expect(error.endsWith(ofItem)).toBe(true);
+		expect(error.slice(0, -ofItem.length)).toMatch(expected[assetIds[index]]);
+	});
 	expect(output.map((item) => item.pairedItem)).toEqual(assetIds.map((_, item) => ({ item })));
 });
 

@@ -48,7 +48,7 @@ function expectedErrorItems(sandbox: SandboxHandle): IDataObject[] {
 	const key422 = keyOn(sandbox, '/api/v1/assets/1003/todos');
 	return [
 		{
-			error: "Asset 1901 was not found in this token's organization (404)",
+			error: "Asset 1901 was not found in this token's organization (404) [item 1]",
 			details: {
 				status: 404,
 				apiMessage: expect.any(String),
@@ -75,7 +75,7 @@ function expectedErrorItems(sandbox: SandboxHandle): IDataObject[] {
 			},
 		},
 		{
-			error: expect.stringMatching(/^The Inventory API rejected the input \(422\): /),
+			error: expect.stringMatching(/^The Inventory API rejected the input \(422\): .+ \[item 3\]$/),
 			details: {
 				status: 422,
 				apiMessage: expect.any(String),
@@ -145,7 +145,7 @@ describe('version 4 error items', () => {
 		);
 		const [{ json }] = nodeOutput(run, 'Inventory');
 		expect(json).toEqual({
-			error: 'The Inventory API failed (503) after 0 retries',
+			error: 'The Inventory API failed (503) after 0 retries [item 0]',
 			details: {
 				status: 503,
 				apiMessage: expect.any(String),
@@ -165,7 +165,7 @@ describe('version 4 error items', () => {
 				node: { typeVersion, onError: 'continueRegularOutput' },
 			});
 			expect(nodeOutput(run, 'Inventory').map(({ json }) => json)).toEqual([
-				{ error: "Asset 1901 was not found in this token's organization (404)" },
+				{ error: "Asset 1901 was not found in this token's organization (404) [item 0]" },
 			]);
 		}
 	});
@@ -248,7 +248,7 @@ describe('nested per-field reasons', () => {
 			},
 		);
 		expect(runError(run)).toEqual({
-			message: 'The Inventory API rejected the input (422): The given data was invalid.',
+			message: 'The Inventory API rejected the input (422): The given data was invalid. [item 0]',
 			description:
 				'Fields with problems: name: The name field is required.; field_values.5: must be a date.; field_values.7.value: is too long.',
 			httpCode: '422',

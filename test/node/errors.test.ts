@@ -8,6 +8,7 @@ import {
 	updateBillingParameters,
 } from '../fixtures';
 import { nodeOutput } from '../harness/engine';
+import { transportErrors } from './package-modules';
 
 import { runError, runInventory, useSandbox } from './util';
 
@@ -27,14 +28,14 @@ describe('API errors become NodeApiErrors a user can act on', () => {
 		]
 	>([
 		[
-			'401 points at the credential',
+			"401 gives the API's reason and points at the credential",
 			createTodo,
 			TOKENS.expired,
 			{
 				message:
-					'The Inventory API rejected the API token (401): it is missing, expired, revoked or not a customer API token',
+					'The Inventory API rejected the API token (401): Unauthenticated: the token has expired. [item 0]',
 				description:
-					'Open the "Inventory API" credential of this node and enter a valid customer API token of your organization.',
+					'The API refuses a token that is missing, expired, revoked or not a customer API token. Open the "Inventory API" credential of this node and enter a valid customer API token of your organization (its Test button checks it).',
 				httpCode: '401',
 			},
 		],
@@ -43,7 +44,8 @@ describe('API errors become NodeApiErrors a user can act on', () => {
 			createTodo,
 			TOKENS.noTodos,
 			{
-				message: 'The API token lacks the permission this operation needs: assets:todos (403)',
+				message:
+					'The API token lacks the permission this operation needs: assets:todos (403) [item 0]',
 				description: expect.stringContaining('Give the token the "assets:todos" permission'),
 				httpCode: '403',
 			},
@@ -54,7 +56,7 @@ describe('API errors become NodeApiErrors a user can act on', () => {
 			TOKENS.noBilling,
 			{
 				message:
-					'The API token lacks the permission this operation needs: subscriptions:update (403)',
+					'The API token lacks the permission this operation needs: subscriptions:update (403) [item 0]',
 				description: expect.stringContaining('"subscriptions:update"'),
 				httpCode: '403',
 			},
@@ -64,7 +66,8 @@ describe('API errors become NodeApiErrors a user can act on', () => {
 			recordAcquisition,
 			TOKENS.noLifecycle,
 			{
-				message: 'The API token lacks the permission this operation needs: assets:lifecycle (403)',
+				message:
+					'The API token lacks the permission this operation needs: assets:lifecycle (403) [item 0]',
 				description: expect.stringContaining('"assets:lifecycle"'),
 				httpCode: '403',
 			},
@@ -74,7 +77,7 @@ describe('API errors become NodeApiErrors a user can act on', () => {
 			{ ...createTodo, assetId: '1901' },
 			TOKENS.fullAccess,
 			{
-				message: "Asset 1901 was not found in this token's organization (404)",
+				message: "Asset 1901 was not found in this token's organization (404) [item 0]",
 				description: expect.stringContaining(
 					'records of other organizations are reported as not found',
 				),
@@ -86,7 +89,9 @@ describe('API errors become NodeApiErrors a user can act on', () => {
 			{ ...updateBilling, subscriptionId: '2101' },
 			TOKENS.fullAccess,
 			{
-				message: expect.stringMatching(/^The Inventory API refused the change \(409\): .+free/i),
+				message: expect.stringMatching(
+					/^The Inventory API refused the change \(409\): .+free.+ \[item 0\]$/i,
+				),
 				description:
 					'The record changed or is in a state that does not allow this action. Refresh the record and try again.',
 				httpCode: '409',
@@ -97,7 +102,9 @@ describe('API errors become NodeApiErrors a user can act on', () => {
 			{ ...createTodo, additionalFields: { assignedTo: '501' } },
 			TOKENS.fullAccess,
 			{
-				message: expect.stringMatching(/^The Inventory API rejected the input \(422\)/),
+				message: expect.stringMatching(
+					/^The Inventory API rejected the input \(422\): .+ \[item 0\]$/,
+				),
 				description: expect.stringMatching(/^Fields with problems: assigned_to: .+/),
 				httpCode: '422',
 			},
@@ -108,6 +115,113 @@ describe('API errors become NodeApiErrors a user can act on', () => {
 		expect(run.status).toBe('error');
 		expect(runError(run)).toEqual(expected);
 		expect(JSON.stringify(run)).not.toContain(token);
+	});
+
+	test.each([
+		['revoked', TOKENS.revoked, 'Unauthenticated: the token has been revoked.'],
+		[
+			'not a customer API token',
+			TOKENS.personal,
+			'Unauthenticated: the token is not a customer API token.',
+		],
+		['unknown', 'inv_no_such_token', 'Unauthenticated: the token is invalid.'],
+	])("401 for a token %s shows the API's own reason", async (_case, token, reason) => {
+		const { sandbox } = env;
+		const run = await runInventory(sandbox, [{}], createTodo, { token });
+		expect(runError(run).message).toBe(
+			`The Inventory API rejected the API token (401): ${reason} [item 0]`,
+		);
+	});
+
+	test('a 401 without a reason of the API says what the API refuses', async () => {
+		const { answerError } = transportErrors;
+		const error = answerError(
+			{ id: 'n', name: 'Inventory', type: 't', typeVersion: 4, position: [0, 0], parameters: {} },
+			'inv_token',
+			{
+				request: {
+					method: 'POST',
+					path: '/api/v1/assets/1/todos',
+					body: {},
+					idempotencyKey: 'k',
+					itemIndex: 3,
+					permission: 'assets:todos',
+					record: 'Asset 1',
+				},
+				retries: 0,
+				statusCode: 401,
+				body: { message: '' },
+				concurrencyOption: 'Concurrency',
+			},
+		);
+		expect(error.message).toBe(
+			'The Inventory API rejected the API token (401): it is missing, expired, revoked or not a customer API token [item 3]',
+		);
+	});
+
+	test('409 for an Event Date before the last change of the record shows the date sent and asks for a later one', async () => {
+		const { sandbox } = env;
+		const run = await runInventory(
+			sandbox,
+			[{ purchased: '1970-01-01T00:00:00Z' }],
+			recordAcquisitionParameters(
+				{ assetId: '1001', eventTypeId: '301' },
+				{ eventDate: '={{ $json.purchased }}' },
+			),
+			{ settings: { timezone: 'UTC' } },
+		);
+		expect(sandbox.requests().map(({ body, status }) => [body, status])).toEqual([
+			[{ event_date: '1970-01-01T00:00:00+00:00', event_type_id: 301 }, 409],
+		]);
+		expect(runError(run)).toEqual({
+			message:
+				'The Event Date sent, 1970-01-01T00:00:00+00:00, is before the last change of Asset 1001 (2024-03-01T09:00:00.000000Z): the Inventory API refused it (409) [item 0]',
+			description:
+				"An event cannot be dated before a later change of its record, so refreshing the record changes nothing: give a later Event Date, at or after 2024-03-01T09:00:00.000000Z, or leave Event Date empty to date the event now. A date in 1970 is what a small number read as a Unix time gives, e.g. a spreadsheet's day number (46346 for 2026-11-20) converted with DateTime.fromSeconds: check the expression that gives Event Date.",
+			httpCode: '409',
+		});
+
+		// The fix it offers works: the date it names is taken.
+		sandbox.reset();
+		const fixed = await runInventory(
+			sandbox,
+			[{ purchased: '2024-03-01T09:00:00Z' }],
+			recordAcquisitionParameters(
+				{ assetId: '1001', eventTypeId: '301' },
+				{ eventDate: '={{ $json.purchased }}' },
+			),
+			{ settings: { timezone: 'UTC' } },
+		);
+		expect(fixed.status).toBe('success');
+		expect(sandbox.requests().map(({ status }) => status)).toEqual([201]);
+	});
+
+	test('409 for an Event Date of a subscription, without the 1970 note', async () => {
+		const { sandbox } = env;
+		const run = await runInventory(
+			sandbox,
+			[{}],
+			updateBillingParameters({ cost: 100 }, { eventDate: '2020-05-01T12:00:00+02:00' }),
+			{ settings: { timezone: 'Europe/Berlin' } },
+		);
+		expect(runError(run).message).toMatch(
+			/^The Event Date sent, 2020-05-01T12:00:00\+02:00, is before the last change of Subscription 2001 \(\d{4}-\d{2}-\d{2}T[\d:.]+Z\): the Inventory API refused it \(409\) \[item 0\]$/,
+		);
+		expect(runError(run).description).not.toContain('1970');
+	});
+
+	test('a token pasted with "Bearer " before it (any letter case, spaces around) works', async () => {
+		const { sandbox } = env;
+		for (const pasted of [
+			`Bearer ${TOKENS.fullAccess}`,
+			`  bearer   ${TOKENS.fullAccess}  `,
+			`BEARER ${TOKENS.fullAccess}\n`,
+			` ${TOKENS.fullAccess} `,
+		]) {
+			const run = await runInventory(sandbox, [{}], createTodo, { token: pasted });
+			expect(run.status).toBe('success');
+		}
+		expect(sandbox.requests().map(({ status }) => status)).toEqual([201, 201, 201, 201]);
 	});
 
 	test('409 for a reused key explains what to do', async () => {
@@ -133,7 +247,8 @@ describe('API errors become NodeApiErrors a user can act on', () => {
 		});
 		const run = await runInventory(sandbox, [{}], { ...createTodo, options: { maxRetries: 2 } });
 		expect(runError(run)).toEqual({
-			message: 'The Inventory API rate limit was reached (429) and persisted after 2 retries',
+			message:
+				'The Inventory API rate limit was reached (429) and persisted after 2 retries [item 0]',
 			description:
 				"Lower the node's Concurrency option or raise Max Retries / Max Retry Wait in its options. The API asked to wait 1 s.",
 			httpCode: '429',
@@ -170,7 +285,7 @@ describe('API errors become NodeApiErrors a user can act on', () => {
 			options: { maxRetryWait: 5000 },
 		});
 		expect(runError(run).message).toBe(
-			'The Inventory API rate limit was reached (429) and persisted after 0 retries',
+			'The Inventory API rate limit was reached (429) and persisted after 0 retries [item 0]',
 		);
 		expect(sandbox.requests()).toHaveLength(1);
 	});
@@ -191,7 +306,8 @@ describe('API errors become NodeApiErrors a user can act on', () => {
 			options: { maxRetries: 1, retryDelay: 1 },
 		});
 		expect(runError(run)).toEqual({
-			message: 'Could not reach the Inventory API after 1 retry: the connection was refused',
+			message:
+				'Could not reach the Inventory API after 1 retry: the connection was refused [item 0]',
 			description: expect.stringMatching(
 				/^Network failure ECONNREFUSED\. Check the Base URL of the credential \(http:\/\/127\.0\.0\.1:\d+\)/,
 			),
@@ -211,7 +327,8 @@ describe('API errors become NodeApiErrors a user can act on', () => {
 		});
 		const [request] = sandbox.requests();
 		expect(runError(run)).toEqual({
-			message: 'No answer from the Inventory API after 0 retries: the connection was reset',
+			message:
+				'No answer from the Inventory API after 0 retries: the connection was reset [item 0]',
 			description: expect.stringMatching(/^Network failure ECONNRESET\. Check the Base URL/),
 			httpCode: null,
 		});
@@ -251,12 +368,12 @@ describe('On Error settings', () => {
 		expect(output.map(({ json, pairedItem }) => [json.asset_id ?? json.error, pairedItem])).toEqual(
 			[
 				[1001, { item: 0 }],
-				["Asset 1901 was not found in this token's organization (404)", { item: 1 }],
+				["Asset 1901 was not found in this token's organization (404) [item 1]", { item: 1 }],
 				[1002, { item: 2 }],
 			],
 		);
 		expect(output[1]).toEqual({
-			json: { error: "Asset 1901 was not found in this token's organization (404)" },
+			json: { error: "Asset 1901 was not found in this token's organization (404) [item 1]" },
 			pairedItem: { item: 1 },
 		});
 		expect(sandbox.state().todos.map(({ asset_id }) => asset_id)).toEqual([1001, 1002]);
@@ -272,7 +389,7 @@ describe('On Error settings', () => {
 		const errors = nodeOutput(run, 'Inventory', 1);
 		expect(errors).toHaveLength(1);
 		expect(errors[0].json.error).toBe(
-			"Asset 1901 was not found in this token's organization (404)",
+			"Asset 1901 was not found in this token's organization (404) [item 1]",
 		);
 		expect(errors[0].json.asset).toBe(1901);
 	});
@@ -282,7 +399,7 @@ describe('On Error settings', () => {
 		const run = await runInventory(sandbox, items, parameters);
 		expect(run.status).toBe('error');
 		expect(runError(run).message).toBe(
-			"Asset 1901 was not found in this token's organization (404)",
+			"Asset 1901 was not found in this token's organization (404) [item 1]",
 		);
 		expect(sandbox.requests().map(({ path }) => path)).toEqual([
 			'/api/v1/assets/1001/todos',

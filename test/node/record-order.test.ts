@@ -172,7 +172,7 @@ describe('a failed item in the middle of a record', () => {
 		options: { concurrency: 10 },
 	};
 	const REFUSED_AS_OLDER =
-		'The Inventory API refused the change (409): The event_date precedes a newer state change of this subscription (2026-02-03T10:00:00.000000Z); refresh the record.';
+		'The Event Date sent, 2026-02-02T05:00:00-05:00, is before the last change of Subscription 2003 (2026-02-03T10:00:00.000000Z): the Inventory API refused it (409) [item 2]';
 	const costsSentTo = (requests: RecordedRequest[], subscription: string) =>
 		requests
 			.filter((r) => r.path === `/api/v1/subscriptions/${subscription}/billing`)

@@ -26,7 +26,7 @@ test('Ignore SSL Issues off (the default): the item fails on the certificate, no
 	const run = await runInventory(sandbox, [{}], parameters, { node: { typeVersion: 3 } });
 	const error = runError(run);
 	expect(error.message).toBe(
-		'The request to the Inventory API failed: its certificate could not be verified (DEPTH_ZERO_SELF_SIGNED_CERT)',
+		'The request to the Inventory API failed: its certificate could not be verified (DEPTH_ZERO_SELF_SIGNED_CERT) [item 0]',
 	);
 	expect(error.description).toMatch(
 		/^The server at https:\/\/127\.0\.0\.1:\d+ uses a certificate n8n does not trust .* NODE_EXTRA_CA_CERTS, or turn on "Ignore SSL Issues \(Insecure\)" in the credential\. Nothing was sent to the Inventory API;/,

@@ -128,7 +128,8 @@ describe("the item's error says what is known of the request's fate", () => {
 
 	test('refused after the retries: could not reach it, nothing was sent', () => {
 		expect(wording(failure('connect ECONNREFUSED', 'ECONNREFUSED'), 3)).toEqual({
-			message: 'Could not reach the Inventory API after 3 retries: the connection was refused',
+			message:
+				'Could not reach the Inventory API after 3 retries: the connection was refused [item 2]',
 			description: `${checkNetwork('ECONNREFUSED')} ${nothingSent}`,
 			itemIndex: 2,
 		});
@@ -136,7 +137,7 @@ describe("the item's error says what is known of the request's fate", () => {
 
 	test('a host name that does not exist: failed at once, nothing was sent', () => {
 		expect(wording(failure('getaddrinfo ENOTFOUND', 'ENOTFOUND'), 0)).toEqual({
-			message: 'The request to the Inventory API failed: the host name does not exist',
+			message: 'The request to the Inventory API failed: the host name does not exist [item 2]',
 			description: `${checkNetwork('ENOTFOUND')} ${nothingSent}`,
 			itemIndex: 2,
 		});
@@ -144,7 +145,7 @@ describe("the item's error says what is known of the request's fate", () => {
 
 	test('reset after sending: no answer, it may have been applied, the key replays it', () => {
 		expect(wording(failure('read ECONNRESET', 'ECONNRESET'), 1)).toEqual({
-			message: 'No answer from the Inventory API after 1 retry: the connection was reset',
+			message: 'No answer from the Inventory API after 1 retry: the connection was reset [item 2]',
 			description: `${checkNetwork('ECONNRESET')} ${mayBeApplied}`,
 			itemIndex: 2,
 		});
@@ -153,7 +154,7 @@ describe("the item's error says what is known of the request's fate", () => {
 	test('a timeout after sending: no answer, it may have been applied', () => {
 		expect(wording(failure('timeout of 30000ms exceeded', 'ECONNABORTED'), 5)).toEqual({
 			message:
-				'No answer from the Inventory API after 5 retries: no answer came within the timeout',
+				'No answer from the Inventory API after 5 retries: no answer came within the timeout [item 2]',
 			description: `${checkNetwork('ECONNABORTED')} ${mayBeApplied}`,
 			itemIndex: 2,
 		});
@@ -165,7 +166,7 @@ describe("the item's error says what is known of the request's fate", () => {
 			0,
 		);
 		expect(message).toBe(
-			'The request to the Inventory API failed: its certificate could not be verified (UNABLE_TO_VERIFY_LEAF_SIGNATURE)',
+			'The request to the Inventory API failed: its certificate could not be verified (UNABLE_TO_VERIFY_LEAF_SIGNATURE) [item 2]',
 		);
 		expect(description).toBe(
 			`The server at ${baseUrl} uses a certificate n8n does not trust (self-signed or from a private certificate authority). Give n8n the authority's certificate with the environment variable NODE_EXTRA_CA_CERTS, or turn on "Ignore SSL Issues (Insecure)" in the credential. ${nothingSent}`,
@@ -176,7 +177,7 @@ describe("the item's error says what is known of the request's fate", () => {
 		const error = failure(`proxy refused Bearer ${token} for\n  this host`, 'ERR_PROXY_SOMETHING');
 		expect(wording(error, 0)).toEqual({
 			message:
-				'The request to the Inventory API failed: proxy refused Bearer [redacted] for this host',
+				'The request to the Inventory API failed: proxy refused Bearer [redacted] for this host [item 2]',
 			description: `${checkNetwork('ERR_PROXY_SOMETHING')} ${mayBeApplied}`,
 			itemIndex: 2,
 		});
@@ -208,7 +209,13 @@ describe('a 409 is read in one place', () => {
 		['Something unexpected', true, 'earlierAttemptInFlight'],
 		['The subscription is free and has no billing.', true, 'recordState'],
 		['The subscription is final; restore it first.', true, 'recordState'],
-		['event_date is older than the newest change.', true, 'recordState'],
+		['event_date is older than the newest change.', true, 'eventDate'],
+		[
+			'The event_date precedes a newer state change of this asset (2024-03-01T09:00:00.000000Z); refresh the record.',
+			false,
+			'eventDate',
+		],
+		['The event date is earlier than the last change.', false, 'eventDate'],
 		['The plan limit of licenses is reached.', true, 'recordState'],
 		['The subscription is free and has no billing.', false, 'recordState'],
 		[undefined, false, 'recordState'],

@@ -117,6 +117,10 @@ export function fieldReasons(body: unknown): Record<string, string> {
 	return Object.fromEntries(pairs);
 }
 
+/** A message names its item, as the node's own messages do: `… [item 3]`. */
+const ofItem = (message: string, request: InventoryRequest) =>
+	`${message} [item ${request.itemIndex}]`;
+
 const retriesText = (count: number) => `${count} ${count === 1 ? 'retry' : 'retries'}`;
 
 /** What the wording of a failed answer can draw on; `reason` and `excerpt` are redacted. */
@@ -145,7 +149,32 @@ type Wording = { message: string; description?: string };
 const saidSo = (reason?: string) => (reason ? ` The API said: ${reason}` : '');
 const colonReason = (reason?: string) => (reason ? `: ${reason}` : '');
 
-function conflictWording({ request, reason, retries, unansweredAttempt }: Answer): Wording {
+/** A timestamp in an API message, e.g. the record's last change in a 409 about the event date. */
+const TIMESTAMP_IN_TEXT =
+	/\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?/;
+
+const RECORD_STATE =
+	'The record changed or is in a state that does not allow this action. Refresh the record and try again.';
+
+/**
+ * A 409 for an event date earlier than a newer change of the record: refreshing the record changes
+ * nothing, so the message shows the Event Date that was sent, and the fix is a later one.
+ */
+function eventDateWording({ request, reason }: Answer): Wording | undefined {
+	const sent = request.body.event_date;
+	if (typeof sent !== 'string') return undefined;
+	const lastChange = TIMESTAMP_IN_TEXT.exec(reason ?? '')?.[0];
+	const epoch = sent.startsWith('1970-')
+		? " A date in 1970 is what a small number read as a Unix time gives, e.g. a spreadsheet's day number (46346 for 2026-11-20) converted with DateTime.fromSeconds: check the expression that gives Event Date."
+		: '';
+	return {
+		message: `The Event Date sent, ${sent}, is before the last change of ${request.record}${lastChange ? ` (${lastChange})` : ''}: the Inventory API refused it (409)`,
+		description: `An event cannot be dated before a later change of its record, so refreshing the record changes nothing: give a later Event Date${lastChange ? `, at or after ${lastChange}` : ''}, or leave Event Date empty to date the event now.${epoch}${lastChange ? '' : saidSo(reason)}`,
+	};
+}
+
+function conflictWording(answer: Answer): Wording {
+	const { request, reason, retries, unansweredAttempt } = answer;
 	const key = request.idempotencyKey;
 	const message = `The Inventory API refused the change (409)${colonReason(reason)}`;
 	switch (readConflict(reason, unansweredAttempt !== undefined)) {
@@ -164,22 +193,19 @@ function conflictWording({ request, reason, retries, unansweredAttempt }: Answer
 				message,
 				description: `Another request with the same Idempotency-Key (${key}) is still being processed, e.g. two items with the same "Idempotency Key" option value at once. The key is safe to retry: once that request has finished, a retry replays its result.`,
 			};
+		case 'eventDate':
+			return eventDateWording(answer) ?? { message, description: RECORD_STATE };
 		case 'recordState':
-			return {
-				message,
-				description:
-					'The record changed or is in a state that does not allow this action. Refresh the record and try again.',
-			};
+			return { message, description: RECORD_STATE };
 	}
 }
 
 /** What each status means for the user, and what to do about it. */
 const WORDING_BY_STATUS: Record<number, (answer: Answer) => Wording> = {
-	401: () => ({
-		message:
-			'The Inventory API rejected the API token (401): it is missing, expired, revoked or not a customer API token',
+	401: ({ reason }) => ({
+		message: `The Inventory API rejected the API token (401)${colonReason(reason ?? 'it is missing, expired, revoked or not a customer API token')}`,
 		description:
-			'Open the "Inventory API" credential of this node and enter a valid customer API token of your organization.',
+			'The API refuses a token that is missing, expired, revoked or not a customer API token. Open the "Inventory API" credential of this node and enter a valid customer API token of your organization (its Test button checks it).',
 	}),
 	403: ({ request, reason }) => ({
 		message: `The API token lacks the permission this operation needs: ${request.permission} (403)`,
@@ -279,7 +305,7 @@ export function answerError(
 			redact(text, token),
 		]),
 	);
-	const { message, description } = wordingOf({
+	const wording = wordingOf({
 		...failed,
 		reason,
 		problems: Object.entries(reasons).map(([field, text]) => `${field}: ${text}`),
@@ -288,6 +314,8 @@ export function answerError(
 		anonymousStatus: failed.anonymousStatus,
 		excerpt: redact(excerpt(failed.body), token),
 	});
+	const message = ofItem(wording.message, failed.request);
+	const { description } = wording;
 	const errorResponse: JsonObject = { httpCode: String(failed.statusCode), message };
 	if (reason) errorResponse.apiMessage = reason;
 	const error = new NodeApiError(node, errorResponse, {
@@ -334,6 +362,7 @@ export function networkError(
 	else if (failure.fateUnknown)
 		message = `No answer from the Inventory API after ${retriesText(retries)}: ${what}`;
 	else message = `Could not reach the Inventory API after ${retriesText(retries)}: ${what}`;
+	message = ofItem(message, request);
 
 	const check = isCertificateFailure(failure.code)
 		? `The server at ${url} uses a certificate n8n does not trust (self-signed or from a private certificate authority). Give n8n the authority's certificate with the environment variable NODE_EXTRA_CA_CERTS, or turn on "Ignore SSL Issues (Insecure)" in the credential.`

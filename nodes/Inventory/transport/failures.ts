@@ -126,6 +126,8 @@ export function classifyNetworkFailure(error: unknown): NetworkFailure {
 const KEY_REUSED = /different request|already (been )?used/i;
 const KEY_IN_FLIGHT = /still (being )?process|in progress|in flight|in-flight/i;
 const RECORD_CONFLICT = /free|final|restor|earlier|newer|event.?date|plan limit/i;
+/** The contract's one 409 about the event date: one earlier than a newer change of the record. */
+const EVENT_DATE = /event.?date/i;
 
 /** What a 409 means. */
 export type ConflictReading =
@@ -135,6 +137,8 @@ export type ConflictReading =
 	| 'keyReused'
 	/** Another request with this key (e.g. the same Idempotency Key option on two items) is under way. */
 	| 'keyInFlight'
+	/** The event date sent is earlier than a newer change of the record: a later event date is needed. */
+	| 'eventDate'
 	/** The record's state does not allow the change. */
 	| 'recordState';
 
@@ -146,6 +150,7 @@ export function readConflict(
 	if (KEY_REUSED.test(reason)) return 'keyReused';
 	if (afterUnansweredAttempt && !RECORD_CONFLICT.test(reason)) return 'earlierAttemptInFlight';
 	if (KEY_IN_FLIGHT.test(reason)) return 'keyInFlight';
+	if (EVENT_DATE.test(reason)) return 'eventDate';
 	return 'recordState';
 }
 
