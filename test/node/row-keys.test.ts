@@ -151,6 +151,39 @@ describe('a key column the row lacks', () => {
 		expect(sandbox.requests()).toEqual([]);
 	});
 
+	test('a name that two columns match once their invisible characters are set aside is refused, naming both', async () => {
+		const { sandbox } = env;
+		const run = await runInventory(
+			sandbox,
+			[{ '\ufeffpo_number': '1001', 'po_number\u00a0': '1002' }],
+			acquisitionByColumns('po_number'),
+			{ node: V4 },
+		);
+		expect(run.data.resultData.error?.message).toBe(
+			'Key column "po_number" matches several columns of this row: "\\uFEFFpo_number", "po_number\\u00A0". Rename one of them in an earlier node, or key the row by an expression (Repeat Protection "Each Row Once, Keyed by an Expression") [item 0]',
+		);
+		expect(sandbox.requests()).toEqual([]);
+	});
+
+	test('a Row Key that is blank for a row shows what it holds', async () => {
+		const { sandbox } = env;
+		const run = await runInventory(
+			sandbox,
+			[{ po: '\u200b' }],
+			recordAcquisitionParameters({
+				assetId: '1001',
+				eventTypeId: '301',
+				repeatProtection: 'expression',
+				rowKey: '={{ $json.po }}',
+			}),
+			{ node: V4 },
+		);
+		expect(run.data.resultData.error?.message).toBe(
+			'Row Key is empty for this row ("\\u200B"): the row has nothing to be keyed by [item 0]',
+		);
+		expect(sandbox.requests()).toEqual([]);
+	});
+
 	test('a column spelled otherwise is named, with the name to write', async () => {
 		const { sandbox } = env;
 		const run = await runInventory(
