@@ -640,7 +640,8 @@ export const cases: Case[] = [
 	},
 	{
 		title: 'billing: price model by a label that is not one',
-		parameters: billing({ priceModel: V }),
+		// Per License needs a License Count, which starts empty.
+		parameters: billing({ priceModel: V, licenseCount: 30 }),
 		good: 'Per License',
 		bad: 'Per Seat',
 		message:

@@ -1,7 +1,8 @@
 /**
  * Bad parameter values never reach the API: each one, given by an expression to the second item of
  * a workflow, fails that item with a message naming the field and the item, a description naming
- * the parameter (and the API field), and the sandbox sees the first item's request only.
+ * the parameter (and the API field). Stopping on errors, the sandbox sees no request at all; with
+ * Continue, the first item's only.
  */
 import type { IDataObject, INode, INodeParameters, INodeProperties, IRun } from 'n8n-workflow';
 
@@ -51,6 +52,10 @@ async function run(
 	return result;
 }
 
+/** What the error of a run stopped by bad input advises. */
+const STOPPED_ADVICE =
+	'Correct them and run again, or set On Error to "Continue (using error output)" to send the items that pass and get every failing item, with its reasons, on the error output.';
+
 /** Fields whose bad values are proven in another suite. */
 const CHECKED_ELSEWHERE: Record<string, string> = {
 	payment: 'node/payment-v2.test.ts (version 1 and the Payment entry)',
@@ -77,28 +82,37 @@ test("every field of every operation's form has a bad value here", () => {
 	expect([...new Set(missing)]).toEqual([]);
 });
 
-describe('each bad value fails its item before anything is sent for it', () => {
+describe('each bad value fails its item before anything is sent', () => {
 	test.each(cases.map((c) => [c.title, c] as const))('%s', async (_title, c) => {
-		const result = await run([{ v: c.good }, { v: c.bad }], c.parameters);
+		const items = [{ v: c.good }, { v: c.bad }];
+		const refused = `${c.message} [item 1]`;
 
-		const error = result.data.resultData.error as
-			| { message?: string; description?: string }
-			| undefined;
-		expect(result.status).toBe('error');
-		expect(error?.message).toBe(`${c.message} [item 1]`);
-		expect(error?.description).toBe(
-			`Parameter "${c.parameter}"${c.apiField ? ` (API field "${c.apiField}")` : ''}. Nothing was sent to the Inventory API for this item.` +
-				// what happened to the other row, which the error that stops the node says too
-				'\n\nBefore this failure, 1 other row of this run went through: item 0. Retry execution replays it and sends the rest; running the workflow again (or Execute step) books it again.',
-		);
-		// Item 0, with the good value, was sent and accepted; item 1 never reached the API.
-		const requests = sandbox.requests();
-		expect(requests.map((r) => [r.status, r.seq])).toEqual([
+		// Stopping on errors (the default): the bad row stops the run before the good one is sent.
+		const stopped = await run(items, c.parameters);
+		expect(stopped.status).toBe('error');
+		expect(stopped.data.resultData.error).toMatchObject({
+			message: `Nothing was sent: 1 of 2 items failed its checks. ${refused}`,
+			description: `Nothing was sent. ${refused}. ${STOPPED_ADVICE}`,
+		});
+		expect(sandbox.requests()).toEqual([]);
+
+		// The item's own error names the parameter (and the API field).
+		const alone = await run([{ v: c.bad }], c.parameters);
+		expect(alone.data.resultData.error).toMatchObject({
+			message: `${c.message} [item 0]`,
+			description: `Parameter "${c.parameter}"${c.apiField ? ` (API field "${c.apiField}")` : ''}. Nothing was sent to the Inventory API for this item.`,
+		});
+		expect(sandbox.requests()).toEqual([]);
+
+		// With Continue, the good row is sent and accepted; the bad one never reaches the API.
+		const continued = await run(items, c.parameters, { onError: 'continueRegularOutput' });
+		expect(sandbox.requests().map((r) => [r.status, r.seq])).toEqual([
 			[c.parameters.operation === 'updateBilling' ? 200 : 201, 1],
 		]);
-		expect(result.data.resultData.runData.Inventory[0].error?.message).toBe(
-			`${c.message} [item 1]`,
-		);
+		expect(nodeOutput(continued, 'Inventory')[1]).toEqual({
+			json: { error: refused },
+			pairedItem: { item: 1 },
+		});
 	});
 });
 
@@ -257,7 +271,7 @@ describe('with "On Error: Continue", one bad item among good ones', () => {
 });
 
 test('the API token appears in no run data, log line, console output or sandbox log entry of these runs', () => {
-	expect(runs.length).toBeGreaterThanOrEqual(cases.length + 3);
+	expect(runs.length).toBeGreaterThanOrEqual(3 * cases.length + 3);
 	// The capture works: it holds the engine's debug log and n8n's error reports of these runs.
 	expect(
 		capture.lines.some((line) =>
@@ -265,7 +279,11 @@ test('the API token appears in no run data, log line, console output or sandbox 
 		),
 	).toBe(true);
 	expect(
-		capture.lines.some((line) => line.startsWith('error Name must be at most 255 characters')),
+		capture.lines.some((line) =>
+			line.startsWith(
+				'error Nothing was sent: 1 of 2 items failed its checks. Name must be at most 255 characters',
+			),
+		),
 	).toBe(true);
 	for (const text of [
 		...runs.map(serializeRun),

@@ -48,13 +48,13 @@ describe('version 2: Payment bundled with Billing Frequency and Number of Paymen
 		expect(nodeOutput(version1, 'Inventory')).toHaveLength(1);
 	});
 
-	test('Number of Payments 0 is left out', async () => {
+	test('Number of Payments left empty (as the entry adds it) is left out', async () => {
 		const { sandbox } = env;
 		await runInventory(
 			sandbox,
 			[{}],
 			acquisition({
-				paymentPlan: { plan: { payment: 50, billingFrequency: 'monthly', numberOfPayments: 0 } },
+				paymentPlan: { plan: { payment: 50, billingFrequency: 'monthly', numberOfPayments: '' } },
 			}),
 			VERSION_2,
 		);
@@ -67,6 +67,33 @@ describe('version 2: Payment bundled with Billing Frequency and Number of Paymen
 			},
 		]);
 	});
+
+	test.each([
+		['Payment', { payment: '', billingFrequency: 'Quarterly', numberOfPayments: '' }, 'payment'],
+		[
+			'Billing Frequency',
+			{ payment: 50, billingFrequency: '', numberOfPayments: '' },
+			'billingFrequency',
+		],
+	])(
+		'the entry added without a %s refuses the item, naming the field, and nothing is sent',
+		async (label, plan, parameter) => {
+			const { sandbox } = env;
+			const run = await runInventory(
+				sandbox,
+				[{}],
+				acquisition({ paymentPlan: { plan } }),
+				VERSION_2,
+			);
+			const apiField = parameter === 'payment' ? 'payment' : 'billing_frequency';
+			expect(runError(run)).toEqual({
+				message: `${label} is required [item 0]`,
+				description: `Parameter "${parameter}" (API field "${apiField}"). Nothing was sent to the Inventory API for this item.`,
+				httpCode: undefined,
+			});
+			expect(sent(sandbox)).toEqual([]);
+		},
+	);
 
 	test('a bad value in the bundle names the field and the item, and nothing is sent', async () => {
 		const { sandbox } = env;

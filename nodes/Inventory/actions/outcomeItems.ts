@@ -63,27 +63,38 @@ export function dryRunItemJson(
 	};
 }
 
+/** How many failing items the error of a stopped run lists by name; the rest it counts. */
 const LISTED_FAILURES = 10;
 
-/** A dry run without Continue On Fail stops with every failing item listed (the first ten). */
-export function dryRunFailure(
+/**
+ * Without Continue On Fail, items that fail their own checks stop the run before any request is sent
+ * (a dry run's too): one error that names the first failing item and lists every failing item with
+ * its reasons (the first ten, then how many more). A run of one item keeps that item's own error.
+ */
+export function checksFailure(
 	node: INode,
-	failures: Array<{ itemIndex: number; error: Error }>,
+	failures: Array<{ itemIndex: number; error: NodeApiError | NodeOperationError }>,
 	itemCount: number,
-): NodeOperationError {
+	dryRun: boolean,
+): NodeApiError | NodeOperationError {
 	const [first] = failures;
+	if (itemCount === 1 && !dryRun) return first.error;
 	const listed = failures
 		.slice(0, LISTED_FAILURES)
 		.map(({ error }) => error.message)
 		.join('; ');
 	const more =
 		failures.length > LISTED_FAILURES ? `; and ${failures.length - LISTED_FAILURES} more` : '';
-	return new NodeOperationError(
-		node,
-		`Dry run: ${failures.length} of ${itemCount} ${itemCount === 1 ? 'item' : 'items'} would fail. The first: ${first.error.message}`,
-		{
-			itemIndex: first.itemIndex,
-			description: `Nothing was sent. ${listed}${more}. Set On Error to "Continue (using error output)" to get every failing item with its reasons.`,
-		},
-	);
+	const counted = `${failures.length} of ${itemCount} ${itemCount === 1 ? 'item' : 'items'}`;
+	const summary = dryRun
+		? `Dry run: ${counted} would fail`
+		: `Nothing was sent: ${counted} failed ${failures.length === 1 ? 'its' : 'their'} checks`;
+	const firstNamed = failures.length === 1 ? '' : 'The first: ';
+	const next = dryRun
+		? 'Set On Error to "Continue (using error output)" to get every failing item with its reasons.'
+		: 'Correct them and run again, or set On Error to "Continue (using error output)" to send the items that pass and get every failing item, with its reasons, on the error output.';
+	return new NodeOperationError(node, `${summary}. ${firstNamed}${first.error.message}`, {
+		itemIndex: first.itemIndex,
+		description: `Nothing was sent. ${listed}${more}. ${next}`,
+	});
 }

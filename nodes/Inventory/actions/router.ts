@@ -22,7 +22,7 @@ import {
 import * as asset from './asset/Asset.resource';
 import type { InventoryOperation, OperationMap, Resource } from './node.type';
 import { idempotencyKeyOption, readRunOptions } from './options.description';
-import { dryRunFailure, dryRunItemJson, errorItemJson, isDryRun } from './outcomeItems';
+import { checksFailure, dryRunItemJson, errorItemJson, isDryRun } from './outcomeItems';
 import * as subscription from './subscription/Subscription.resource';
 
 const operations: OperationMap = {
@@ -61,7 +61,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			: new NodeOperationError(node, caught as Error, { itemIndex });
 
 	const keyedByData = new Set<number>();
-	// Every item's request is built first: the record it addresses decides what may run at once.
+	// Every item's request is built first: the record it addresses decides what may run at once, and
+	// without Continue On Fail an item that fails its checks stops the run before anything is sent.
 	const requests = items.map(
 		(_, itemIndex): InventoryRequest | NodeOperationError | NodeApiError => {
 			try {
@@ -85,22 +86,24 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		},
 	);
 
-	if (isDryRun(this)) {
-		// Every check ran while the requests were built; nothing is sent.
-		const failures: Array<{ itemIndex: number; error: NodeApiError | NodeOperationError }> = [];
-		const dryRunItems = requests.map((request, itemIndex) => {
-			if (!(request instanceof Error)) {
-				return {
-					json: dryRunItemJson(request, connection.baseUrl, keyedByData.has(itemIndex)),
-					pairedItem: { item: itemIndex },
-				};
-			}
-			failures.push({ itemIndex, error: request });
-			return { json: errorItemJson(request, node), pairedItem: { item: itemIndex } };
-		});
-		if (failures.length > 0 && !this.continueOnFail())
-			throw dryRunFailure(node, failures, items.length);
-		return [dryRunItems];
+	// Every item's own checks ran while its request was built.
+	const failures = requests.flatMap((request, itemIndex) =>
+		request instanceof Error ? [{ itemIndex, error: request }] : [],
+	);
+	const dryRun = isDryRun(this);
+	// Stopping on errors: an item that fails its checks stops the run before anything is sent.
+	if (failures.length > 0 && !this.continueOnFail())
+		throw checksFailure(node, failures, items.length, dryRun);
+	if (dryRun) {
+		return [
+			requests.map((request, itemIndex) => ({
+				json:
+					request instanceof Error
+						? errorItemJson(request, node)
+						: dryRunItemJson(request, connection.baseUrl, keyedByData.has(itemIndex)),
+				pairedItem: { item: itemIndex },
+			})),
+		];
 	}
 
 	// Shared by every execution to this server and credential in the process: rate, pause and records.

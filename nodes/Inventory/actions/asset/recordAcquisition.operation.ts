@@ -42,13 +42,15 @@ const acquiredFrom = field({
 	apiField: 'acquired_from',
 });
 
-// Amounts: a number field always holds a value (0 when added), so they show no placeholder.
+// Amounts and counts start empty, with a placeholder: one added to the form and left empty is not
+// sent (n8n stores an added field with its default, so a default of 0 would be sent as 0).
 const price = field({
 	property: {
 		displayName: 'Price',
 		name: 'price',
 		type: 'number',
-		default: 0,
+		default: '',
+		placeholder: 'e.g. 1249.99',
 		typeOptions: { minValue: 0, maxValue: MAX_AMOUNT, numberPrecision: 2 },
 		description: "Purchase price, 0 to 999,999,999.99. Defaults to 'Cost'.",
 	},
@@ -61,7 +63,8 @@ const cost = field({
 		displayName: 'Cost',
 		name: 'cost',
 		type: 'number',
-		default: 0,
+		default: '',
+		placeholder: 'e.g. 1249.99',
 		typeOptions: { minValue: 0, maxValue: MAX_AMOUNT, numberPrecision: 2 },
 		description:
 			'Amount paid at acquisition (the down payment for financed acquisitions), 0 to 999,999,999.99',
@@ -75,7 +78,8 @@ const salvageValue = field({
 		displayName: 'Salvage Value',
 		name: 'salvageValue',
 		type: 'number',
-		default: 0,
+		default: '',
+		placeholder: 'e.g. 100',
 		typeOptions: { minValue: 0, maxValue: MAX_AMOUNT, numberPrecision: 2 },
 		description: 'Salvage value, 0 to 999,999,999.99',
 	},
@@ -88,7 +92,8 @@ const financeAmount = field({
 		displayName: 'Finance Amount',
 		name: 'financeAmount',
 		type: 'number',
-		default: 0,
+		default: '',
+		placeholder: 'e.g. 1000',
 		typeOptions: { minValue: 0, maxValue: MAX_AMOUNT, numberPrecision: 2 },
 		description: 'Amount financed, 0 to 999,999,999.99, when the event type enables financing',
 	},
@@ -102,7 +107,8 @@ const payment = field({
 		displayName: 'Payment',
 		name: 'payment',
 		type: 'number',
-		default: 0,
+		default: '',
+		placeholder: 'e.g. 87.25',
 		typeOptions: { minValue: 0, maxValue: MAX_AMOUNT, numberPrecision: 2 },
 		description:
 			'Amount of each payment, 0 to 999,999,999.99, when the event type enables payments. Needs Billing Frequency.',
@@ -118,7 +124,7 @@ const billingFrequency = field({
 		displayName: 'Billing Frequency',
 		name: 'billingFrequency',
 		type: 'options',
-		default: 'monthly',
+		default: '',
 		options: RECURRING_FREQUENCIES,
 		description:
 			"How often the payment is due. Required with 'Payment'; the event type must support payments.",
@@ -134,7 +140,8 @@ const numberOfPayments = field({
 		displayName: 'Number of Payments',
 		name: 'numberOfPayments',
 		type: 'number',
-		default: 12,
+		default: '',
+		placeholder: 'e.g. 12',
 		typeOptions: { minValue: 1, maxValue: 1_000_000, numberPrecision: 0 },
 		description: 'How many payments, 1 to 1,000,000, when the event type supports it',
 		displayOptions: shownWithPayment,
@@ -157,13 +164,58 @@ const optionalFields = [
 	numberOfPayments,
 ];
 
-/** In the Payment entry (version 2 on), 0 payments leaves Number of Payments out of the request. */
-const NO_NUMBER_OF_PAYMENTS = 0;
-
 /**
- * Version 2 bundles Payment with its Billing Frequency and Number of Payments: one "Payment" entry of
- * Additional Fields shows the three together; they are read through version 1's fields above.
+ * Version 2 on: one "Payment" entry of Additional Fields holds Payment with its Billing Frequency and
+ * Number of Payments. Adding the entry means recurring payments: their amount and frequency are
+ * required; the number is left out while empty. They fill the same API fields as version 1's three.
  */
+const planPayment = field({
+	property: {
+		displayName: 'Payment',
+		name: 'payment',
+		type: 'number',
+		default: '',
+		required: true,
+		placeholder: 'e.g. 87.25',
+		typeOptions: { minValue: 0, maxValue: MAX_AMOUNT, numberPrecision: 2 },
+		description: 'Amount of each payment, 0 to 999,999,999.99',
+	},
+	check: { kind: 'amount' },
+	apiField: 'payment',
+});
+
+const planBillingFrequency = field({
+	property: {
+		displayName: 'Billing Frequency',
+		name: 'billingFrequency',
+		type: 'options',
+		default: '',
+		required: true,
+		options: RECURRING_FREQUENCIES,
+		description: 'How often the payment is due; the event type must support payments',
+	},
+	check: { kind: 'options', options: RECURRING_FREQUENCIES },
+	apiField: 'billing_frequency',
+});
+
+const planNumberOfPayments = field({
+	property: {
+		displayName: 'Number of Payments',
+		name: 'numberOfPayments',
+		type: 'number',
+		default: '',
+		placeholder: 'e.g. 12',
+		typeOptions: { minValue: 1, maxValue: 1_000_000, numberPrecision: 0 },
+		description:
+			'How many payments, 1 to 1,000,000; leave it empty for event types without a set number of payments',
+	},
+	check: INTEGER_IN_FORM_RANGE,
+	apiField: 'number_of_payments',
+});
+
+/** In the order they go into the request body, where version 1's three go. */
+const planFields = [planPayment, planBillingFrequency, planNumberOfPayments];
+
 const paymentPlan: INodeProperties = {
 	displayName: 'Payment',
 	name: 'paymentPlan',
@@ -175,36 +227,7 @@ const paymentPlan: INodeProperties = {
 		{
 			displayName: 'Payment Plan',
 			name: 'plan',
-			values: [
-				{
-					displayName: 'Payment',
-					name: 'payment',
-					type: 'number',
-					default: 0,
-					required: true,
-					typeOptions: { minValue: 0, maxValue: MAX_AMOUNT, numberPrecision: 2 },
-					description: 'Amount of each payment, 0 to 999,999,999.99',
-				},
-				{
-					displayName: 'Billing Frequency',
-					name: 'billingFrequency',
-					type: 'options',
-					default: 'monthly',
-					required: true,
-					options: RECURRING_FREQUENCIES,
-					description:
-						"How often the payment is due. Required with 'Payment'; the event type must support payments.",
-				},
-				{
-					displayName: 'Number of Payments',
-					name: 'numberOfPayments',
-					type: 'number',
-					default: NO_NUMBER_OF_PAYMENTS,
-					typeOptions: { minValue: 0, maxValue: 1_000_000, numberPrecision: 0 },
-					description:
-						'How many payments, 1 to 1,000,000; 0 leaves it out, for event types without a set number of payments',
-				},
-			],
+			values: [planPayment.property, planBillingFrequency.property, planNumberOfPayments.property],
 		},
 	],
 };
@@ -259,24 +282,20 @@ export const description = updateDisplayOptions(
 	],
 );
 
-/** Version 2's Payment entry read as version 1's three fields, so both go through the same checks. */
-function withPaymentTermsFlattened(additional: IDataObject): IDataObject {
-	const { paymentPlan: bundle, ...others } = additional;
+/** Version 2's Payment entry: its fields, checked, under their API fields; nothing without the entry. */
+function paymentPlanBody(input: ItemInput, bundle: unknown): IDataObject {
 	const terms = (bundle as { plan?: IDataObject } | undefined)?.plan;
-	if (!terms) return others;
-	const { numberOfPayments: count, ...amountAndFrequency } = terms;
-	return {
-		...others,
-		...amountAndFrequency,
-		...(count === NO_NUMBER_OF_PAYMENTS ? {} : { numberOfPayments: count }),
-	};
+	return terms ? input.body([], planFields, terms) : {};
 }
 
 export function buildRequest(input: ItemInput): PreparedRequest {
 	const asset = input.parameter(assetId);
 	const additional = input.collection('additionalFields');
-	const values = input.nodeVersion >= 2 ? withPaymentTermsFlattened(additional) : additional;
-	const body = input.body([eventTypeId], optionalFields, values);
+	const { paymentPlan: bundle, ...others } = additional;
+	const body =
+		input.nodeVersion >= 2
+			? { ...input.body([eventTypeId], optionalFields, others), ...paymentPlanBody(input, bundle) }
+			: input.body([eventTypeId], optionalFields, additional);
 	const fieldValues = readFieldValues(input, additional);
 	return {
 		method: 'POST',

@@ -24,14 +24,17 @@ const PRICE_MODELS = [
 	{ name: 'Per License', value: 'per_license', description: 'The cost is per license' },
 ];
 
+// The billing values start empty: a value the user never chose is never sent (n8n saves no parameter
+// left at its default, so a default could not be told from a choice). Empty, the node refuses the item.
 const priceModel = field({
 	property: {
 		displayName: 'Price Model',
 		name: 'priceModel',
 		type: 'options',
-		default: 'lump_sum',
+		default: '',
 		required: true,
 		options: PRICE_MODELS,
+		description: 'Whether the cost is for the whole subscription or per license',
 	},
 	check: { kind: 'options', options: PRICE_MODELS },
 	apiField: 'price_model',
@@ -42,8 +45,9 @@ const cost = field({
 		displayName: 'Cost',
 		name: 'cost',
 		type: 'number',
-		default: 0,
+		default: '',
 		required: true,
+		placeholder: 'e.g. 1249.99',
 		typeOptions: { minValue: 0, maxValue: MAX_AMOUNT, numberPrecision: 2 },
 		description: 'The billing amount, 0 to 999,999,999.99',
 	},
@@ -56,9 +60,10 @@ const billingFrequency = field({
 		displayName: 'Billing Frequency',
 		name: 'billingFrequency',
 		type: 'options',
-		default: 'monthly',
+		default: '',
 		required: true,
 		options: BILLING_FREQUENCIES,
+		description: 'How often the cost is billed, or Upfront for a one-time purchase',
 	},
 	check: { kind: 'options', options: BILLING_FREQUENCIES },
 	apiField: 'billing_frequency',
@@ -70,7 +75,8 @@ const licenseCount = field({
 		displayName: 'License Count',
 		name: 'licenseCount',
 		type: 'number',
-		default: 1,
+		default: '',
+		placeholder: 'e.g. 25',
 		typeOptions: { minValue: 1, maxValue: 100_000_000, numberPrecision: 0 },
 		description: 'Number of licenses, 1 to 100,000,000',
 		displayOptions: { show: { '/priceModel': ['lump_sum'] } },
@@ -85,8 +91,9 @@ const perLicenseCount = field({
 		displayName: 'License Count',
 		name: 'licenseCount',
 		type: 'number',
-		default: 1,
+		default: '',
 		required: true,
+		placeholder: 'e.g. 25',
 		typeOptions: { minValue: 1, maxValue: 100_000_000, numberPrecision: 0 },
 		description:
 			"Number of licenses, 1 to 100,000,000. Required when 'Price Model' is 'Per License'.",

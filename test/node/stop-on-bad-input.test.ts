@@ -1,0 +1,165 @@
+/**
+ * Stopping on errors, bad input sends nothing: every row's own checks run before the first request,
+ * and a row that fails them stops the run with one error listing the failing rows (the first ten)
+ * with their reasons. With Continue (either mode) the good rows go and the bad ones become error
+ * items, as before.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { createTodoParameters } from '../fixtures';
+import { nodeOutput } from '../harness/engine';
+import { runInventory, sent, useSandbox } from './util';
+
+const env = useSandbox();
+
+/** A purchase sheet: eight lines of one order, each a to-do on asset 1001, row 5 assigned by name. */
+const sheet = (badLines: number[], lines = 8): IDataObject[] =>
+	Array.from({ length: lines }, (_, index) => ({
+		po_number: 'PO-7',
+		line: index + 1,
+		task: `Tag laptop ${index + 1}`,
+		assignee: badLines.includes(index + 1) ? 'Maria' : 102,
+	}));
+
+/** Keyed by the sheet's columns (version 4; versions 1 to 3 ignore Repeat Protection). */
+const parameters = createTodoParameters({
+	repeatProtection: 'columns',
+	keyColumns: 'po_number, line',
+	name: '={{ $json.task }}',
+	additionalFields: { assignedTo: '={{ $json.assignee }}' },
+});
+
+const refused = (item: number) =>
+	`Assigned To (User ID) must be a numeric ID (a whole number of 1 or more), got "Maria" [item ${item}]`;
+const ADVICE =
+	'Correct them and run again, or set On Error to "Continue (using error output)" to send the items that pass and get every failing item, with its reasons, on the error output.';
+
+describe('On Error: Stop Workflow (the default)', () => {
+	test.each([1, 2, 3, 4])(
+		'version %i: a bad row 5 of 8 stops the run before any row is sent',
+		async (typeVersion) => {
+			const { sandbox } = env;
+			const run = await runInventory(sandbox, sheet([5]), parameters, { node: { typeVersion } });
+			expect(run.status).toBe('error');
+			const error = run.data.resultData.error as unknown as IDataObject;
+			expect({
+				message: error.message,
+				description: error.description,
+				itemIndex: (error.context as IDataObject).itemIndex,
+			}).toEqual({
+				message: `Nothing was sent: 1 of 8 items failed its checks. ${refused(4)}`,
+				description: `Nothing was sent. ${refused(4)}. ${ADVICE}`,
+				itemIndex: 4,
+			});
+			expect(sandbox.requests()).toEqual([]);
+			expect(sandbox.state().todos).toEqual([]);
+		},
+	);
+
+	test('twelve bad rows: the first ten are listed, then how many more', async () => {
+		const { sandbox } = env;
+		const bad = [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14];
+		const run = await runInventory(sandbox, sheet(bad, 14), parameters, {
+			node: { typeVersion: 4 },
+		});
+		const error = run.data.resultData.error as unknown as IDataObject;
+		expect({
+			message: error.message,
+			description: error.description,
+			itemIndex: (error.context as IDataObject).itemIndex,
+		}).toEqual({
+			message: `Nothing was sent: 12 of 14 items failed their checks. The first: ${refused(2)}`,
+			description: `Nothing was sent. ${[2, 3, 4, 5, 6, 7, 8, 9, 10, 11].map(refused).join('; ')}; and 2 more. ${ADVICE}`,
+			itemIndex: 2,
+		});
+		expect(sandbox.requests()).toEqual([]);
+	});
+
+	test('a row of its own (one item, as an agent tool calls it) keeps its own error', async () => {
+		const { sandbox } = env;
+		const run = await runInventory(sandbox, sheet([1], 1), parameters, {
+			node: { typeVersion: 4 },
+		});
+		const error = run.data.resultData.error as unknown as IDataObject;
+		expect([error.message, error.description]).toEqual([
+			refused(0),
+			'Parameter "assignedTo" (API field "assigned_to"). Nothing was sent to the Inventory API for this item.',
+		]);
+		expect(sandbox.requests()).toEqual([]);
+	});
+
+	test('a failure at the API still stops the run after the rows before it, as it says', async () => {
+		const { sandbox } = env;
+		// Row 3 is assigned to 501, a person, not an organization user: the API refuses it (422).
+		const rows = sheet([]).map((row, index) => (index === 2 ? { ...row, assignee: 501 } : row));
+		const run = await runInventory(sandbox, rows, parameters, { node: { typeVersion: 4 } });
+		expect(run.status).toBe('error');
+		expect(sent(sandbox).map(({ body }) => body.name)).toEqual([
+			'Tag laptop 1',
+			'Tag laptop 2',
+			'Tag laptop 3',
+		]);
+		expect(run.data.resultData.error?.description).toContain(
+			'Before this failure, 2 other rows of this run went through (2 recorded now): items 0, 1.',
+		);
+	});
+});
+
+describe('On Error: Continue', () => {
+	const expectedRequests = [0, 1, 2, 3, 5, 6, 7].map((index) => ({
+		method: 'POST',
+		path: '/api/v1/assets/1001/todos',
+		body: { name: `Tag laptop ${index + 1}`, assigned_to: 102 },
+	}));
+	const errorJson = {
+		error: refused(4),
+		details: {
+			status: null,
+			apiMessage: null,
+			reasons: {
+				assigned_to: 'must be a numeric ID (a whole number of 1 or more), got "Maria"',
+			},
+			fate: 'notSent',
+			fateDescription: 'The request never reached the Inventory API: nothing was applied.',
+			idempotencyKey: null,
+			description:
+				'Parameter "assignedTo" (API field "assigned_to"). Nothing was sent to the Inventory API for this item.',
+		},
+	};
+	const created = (items: Array<{ json: IDataObject; pairedItem?: unknown }>) =>
+		items.map(({ json, pairedItem }) => [(json.todo as IDataObject).name, pairedItem]);
+
+	test('regular output: the good rows go, the bad row is an error item in its place', async () => {
+		const { sandbox } = env;
+		const run = await runInventory(sandbox, sheet([5]), parameters, {
+			node: { typeVersion: 4, onError: 'continueRegularOutput' },
+		});
+		expect(run.status).toBe('success');
+		const output = nodeOutput(run, 'Inventory');
+		expect(output[4]).toEqual({ json: errorJson, pairedItem: { item: 4 } });
+		expect(created(output.filter((_, index) => index !== 4))).toEqual(
+			[0, 1, 2, 3, 5, 6, 7].map((index) => [`Tag laptop ${index + 1}`, { item: index }]),
+		);
+		expect(sent(sandbox).map(({ method, path, body }) => ({ method, path, body }))).toEqual(
+			expectedRequests,
+		);
+	});
+
+	test('error output: the good rows to the success output, the bad row with its columns to the error output', async () => {
+		const { sandbox } = env;
+		const rows = sheet([5]);
+		const run = await runInventory(sandbox, rows, parameters, {
+			node: { typeVersion: 4, onError: 'continueErrorOutput' },
+		});
+		expect(run.status).toBe('success');
+		expect(created(nodeOutput(run, 'Inventory', 0))).toEqual(
+			[0, 1, 2, 3, 5, 6, 7].map((index) => [`Tag laptop ${index + 1}`, { item: index }]),
+		);
+		expect(nodeOutput(run, 'Inventory', 1)).toEqual([
+			{ json: { ...rows[4], ...errorJson }, pairedItem: { item: 4 } },
+		]);
+		expect(sent(sandbox).map(({ method, path, body }) => ({ method, path, body }))).toEqual(
+			expectedRequests,
+		);
+	});
+});
