@@ -183,9 +183,6 @@ async function main() {
 	await stopExecution({ sandbox, api }, check);
 	await executeStep({ sandbox, api }, check);
 
-	// ----- from a spreadsheet: files in ~/.n8n-files, the Google Sheets example -------------------
-	await spreadsheet({ sandbox, api }, check);
-
 	// ----- the credential test through n8n's endpoint -------------------------------------------
 	await credentialTest({ n8n, sandbox, api }, check);
 
@@ -199,6 +196,9 @@ async function main() {
 	if (!skipBrowser) {
 		await editor({ n8n, screenshotDir: SCREENSHOT_DIR }, check);
 	}
+
+	// ----- from a spreadsheet: files in ~/.n8n-files, the Google Sheets example -------------------
+	await spreadsheet({ sandbox, api }, check);
 
 	log(`host n8n ${host.version}`);
 }
