@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // `npm run n8n`: a local real n8n 2.x with this package installed (built, packed and installed the
 // way n8n installs community packages), the Inventory API sandbox running, an "Inventory sandbox"
-// credential, a workflow with the node for each operation and the procurement-intake example
-// imported, and the owner account set up. Prints the editor URL and the login; runs until Ctrl+C.
+// credential, a workflow with the node for each operation, the procurement-intake and Google Sheets
+// examples and two spreadsheet workflows (purchases.csv and purchases.xlsx, written into the user
+// folder's ~/.n8n-files) imported, and the owner account set up. Prints the editor URL and the login; runs until Ctrl+C.
 //
 // `npm run dev` (this script with --watch) is n8n's own `n8n-node dev` loop on the pinned host: instead
 // of a packed tarball, this checkout is linked into the user folder's community nodes folder,
@@ -20,6 +21,12 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { PROCUREMENT_WORKFLOW_ID, exampleWorkflows } from '../test/e2e/groups/examples.mjs';
+import {
+	CSV_WORKFLOW_ID,
+	GOOGLE_SHEETS_WORKFLOW_ID,
+	XLSX_WORKFLOW_ID,
+	spreadsheetWorkflows,
+} from '../test/e2e/groups/spreadsheet.mjs';
 import { ensureHost } from '../test/e2e/lib/host.mjs';
 import { N8nInstance, OWNER } from '../test/e2e/lib/n8n.mjs';
 import {
@@ -114,7 +121,11 @@ await steps.run(
 		await n8n.importCredentials(
 			W.credentialJson({ baseUrl: sandbox.baseUrl, apiToken: API_TOKEN }),
 		);
-		await n8n.importWorkflows([W.editorWorkflow(), ...exampleWorkflows()]);
+		await n8n.importWorkflows([
+			W.editorWorkflow(),
+			...exampleWorkflows(),
+			...spreadsheetWorkflows(n8n),
+		]);
 	},
 );
 await steps.run('n8n: start, owner set up', async () => {
@@ -128,6 +139,8 @@ console.log(`
 
   Editor:      ${n8n.baseUrl}/workflow/${W.editorWorkflow().id}
   Example:     ${n8n.baseUrl}/workflow/${PROCUREMENT_WORKFLOW_ID}  (examples/procurement-intake.workflow.json)
+  Sheets:      ${n8n.baseUrl}/workflow/${GOOGLE_SHEETS_WORKFLOW_ID}  (examples/google-sheets-intake.workflow.json, pinned rows)
+               ${n8n.baseUrl}/workflow/${CSV_WORKFLOW_ID}, ${n8n.baseUrl}/workflow/${XLSX_WORKFLOW_ID}  (files in ${n8n.filesDir})
   Login:       ${OWNER.email} / ${OWNER.password}
   Credential:  "${W.CREDENTIAL.name}" (Inventory API, ${sandbox.baseUrl}, token ${API_TOKEN})
   Sandbox:     ${sandbox.baseUrl}  (inspect: curl -H 'Authorization: Bearer ${ADMIN_TOKEN}' ${sandbox.baseUrl}/_sandbox/state)

@@ -39,6 +39,7 @@ const OLDER_VERSIONS = [1, 2, 3].map((version) => ({
 describe('the examples (examples/*.workflow.json)', () => {
 	test('use the Inventory node, and its tool, in the newest version, the one new nodes get', () => {
 		expect(EXAMPLES.sort()).toEqual([
+			'google-sheets-intake.workflow.json',
 			'procurement-intake.workflow.json',
 			'purchase-email-agent.workflow.json',
 		]);
@@ -117,6 +118,170 @@ describe('example workflow (examples/procurement-intake.workflow.json)', () => {
 			'Record acquisition',
 			'Create to-do',
 		]);
+	});
+});
+
+describe('example workflow (examples/google-sheets-intake.workflow.json)', () => {
+	const file = join(root, 'examples', 'google-sheets-intake.workflow.json');
+	const example = loadExampleWorkflow(file);
+	const { pinData } = JSON.parse(readFileSync(file, 'utf8')) as {
+		pinData: Record<string, Array<{ json: IDataObject }>>;
+	};
+	const SHEET = 'Purchases sheet';
+	const rows = pinData[SHEET].map((item) => item.json);
+	const sheetNode = example.nodes.find((node) => node.name === SHEET)!;
+	const inventory = example.nodes.find((node) => node.type === INVENTORY_TYPE)!;
+
+	test('Google Sheets "Get Row(s)" with the read defaults, then Record acquisition keyed by po_number, line', () => {
+		expect(example.nodes.map((node) => [node.name, node.type, node.typeVersion])).toEqual([
+			['When clicking ‘Execute workflow’', 'n8n-nodes-base.manualTrigger', 1],
+			[SHEET, 'n8n-nodes-base.googleSheets', 4.7],
+			['Record acquisition', INVENTORY_TYPE, NEWEST_VERSION],
+			['Booked', 'n8n-nodes-base.noOp', 1],
+			['Rows to fix', 'n8n-nodes-base.noOp', 1],
+			['Sticky Note', 'n8n-nodes-base.stickyNote', 1],
+		]);
+		// Resource "Sheet Within Document" and operation "Get Row(s)" are the node's defaults (n8n
+		// saves no default), as are its Output Formatting: numbers unformatted, dates as displayed.
+		expect(sheetNode.parameters).toEqual({
+			documentId: { __rl: true, value: '', mode: 'list' },
+			sheetName: { __rl: true, value: '', mode: 'list' },
+			options: {},
+		});
+		// the user picks their own Google credential
+		expect(sheetNode.credentials).toBeUndefined();
+		expect(inventory.credentials).toEqual({
+			inventoryApi: { id: 'inventory-sandbox', name: 'Inventory sandbox' },
+		});
+		expect(inventory.onError).toBe('continueErrorOutput');
+		expect([inventory.parameters.repeatProtection, inventory.parameters.keyColumns]).toEqual([
+			'columns',
+			'po_number, line',
+		]);
+		const declared = new Set(inventoryNodeType.description.properties.map((p) => p.name));
+		for (const name of Object.keys(inventory.parameters)) expect(declared).toContain(name);
+		expect(example.connections['Record acquisition'].main.map((out) => out?.[0]?.node)).toEqual([
+			'Booked',
+			'Rows to fix',
+		]);
+	});
+
+	test('its pinned rows are what Google returns: row_number first, numbers unformatted, dates as displayed', () => {
+		expect(rows.length).toBeGreaterThan(0);
+		rows.forEach((row, index) => {
+			expect(Object.keys(row)).toEqual([
+				'row_number',
+				'po_number',
+				'line',
+				'asset_id',
+				'purchase_date',
+				'vendor',
+				'price',
+			]);
+			// the header is sheet row 1
+			expect(row.row_number).toBe(index + 2);
+			for (const column of ['po_number', 'line', 'asset_id', 'price'])
+				expect(typeof row[column]).toBe('number');
+			// US locale, as displayed: M/d/yyyy, M/d/yyyy H:mm:ss
+			expect(row.purchase_date).toMatch(/^\d{1,2}\/\d{1,2}\/\d{4}( \d{1,2}:\d{2}:\d{2})?$/);
+			// an empty cell between filled ones is ""
+			expect(typeof row.vendor).toBe('string');
+		});
+	});
+
+	describe('in-process, the Google Sheets node replaced by its pinned rows', () => {
+		let sandbox: SandboxHandle;
+		beforeAll(async () => {
+			sandbox = await startSandbox({ port: 0, log: false });
+		});
+		afterAll(async () => await sandbox.close());
+
+		const definition = {
+			id: 'google-sheets-intake',
+			nodes: [
+				{ ...itemsNode(rows), name: SHEET, id: sheetNode.id, position: sheetNode.position },
+				inventory,
+			],
+			connections: { [SHEET]: example.connections[SHEET] },
+			settings: { timezone: 'UTC' },
+		};
+		const run = () =>
+			runWorkflow(definition, {
+				credentials: { baseUrl: sandbox.baseUrl, apiToken: TOKENS.fullAccess },
+			});
+
+		test('books each row once with the values read from the sheet; run again, each replays', async () => {
+			deduplicationStore.reset();
+			const first = await run();
+			expect(first.status).toBe('success');
+			expect(
+				sandbox
+					.requests()
+					.map(({ method, path, status, body }) => ({ method, path, status, body }))
+					// rows on different assets may go out side by side
+					.sort((a, b) => a.path.localeCompare(b.path)),
+			).toEqual([
+				{
+					method: 'POST',
+					path: '/api/v1/assets/1016/acquisitions',
+					status: 201,
+					body: {
+						event_type_id: 301,
+						event_date: '2025-11-20T00:00:00+00:00',
+						description: 'PO 5101 line 1',
+						acquired_from: 'ACME Hardware',
+						price: 1249,
+					},
+				},
+				{
+					method: 'POST',
+					path: '/api/v1/assets/1017/acquisitions',
+					status: 201,
+					body: {
+						event_type_id: 301,
+						event_date: '2025-11-20T00:00:00+00:00',
+						description: 'PO 5101 line 2',
+						acquired_from: 'ACME Hardware',
+						price: 1249,
+					},
+				},
+				{
+					method: 'POST',
+					path: '/api/v1/assets/1018/acquisitions',
+					status: 201,
+					body: {
+						event_type_id: 301,
+						event_date: '2025-09-14T14:30:00+00:00',
+						description: 'PO 5102 line 1',
+						acquired_from: 'Northwind, Inc.',
+						price: 89.9,
+					},
+				},
+				{
+					method: 'POST',
+					path: '/api/v1/assets/1019/acquisitions',
+					status: 201,
+					// the empty vendor cell is left out
+					body: {
+						event_type_id: 301,
+						event_date: '2025-10-28T00:00:00+00:00',
+						description: 'PO 5103 line 1',
+						price: 12500,
+					},
+				},
+			]);
+			const keyOf = (requests: Array<{ path: string; key: string | null }>) =>
+				Object.fromEntries(requests.map((request) => [request.path, request.key]));
+			const keys = keyOf(sandbox.requests());
+			expect(new Set(Object.values(keys)).size).toBe(rows.length);
+
+			const second = await run();
+			expect(second.status).toBe('success');
+			const again = sandbox.requests().slice(rows.length);
+			expect(again.every((request) => request.replayed)).toBe(true);
+			expect(keyOf(again)).toEqual(keys);
+			expect(sandbox.state().acquisitions).toHaveLength(rows.length);
+		});
 	});
 });
 

@@ -12,7 +12,7 @@
 //      against a throttled sandbox
 //   6. the editor in headless Chromium: the node's forms for each operation and the credential,
 //      screenshots into .github/screenshots/
-// Steps 3-6 are the named groups in groups/ (headless.mjs, examples.mjs, bulk-tls.mjs, retry.mjs, stop.mjs, agent.mjs, webhook-burst.mjs, editor.mjs); this file sets up
+// Steps 3-6 are the named groups in groups/ (headless.mjs, examples.mjs, bulk-tls.mjs, retry.mjs, stop.mjs, execute-step.mjs, spreadsheet.mjs, credential-test.mjs, agent.mjs, webhook-burst.mjs, editor.mjs); this file sets up
 // what they share. Exits non-zero on any failure; prints the duration of each step.
 //
 // Environment: E2E_SKIP_BROWSER=1 skips step 6; E2E_KEEP=1 keeps the run's user folder;
@@ -31,6 +31,7 @@ import { exampleWorkflows, examples } from './groups/examples.mjs';
 import { headless } from './groups/headless.mjs';
 import { executeStep } from './groups/execute-step.mjs';
 import { retryExecution } from './groups/retry.mjs';
+import { fileAccessWorkflows, spreadsheet, spreadsheetWorkflows } from './groups/spreadsheet.mjs';
 import { stopExecution } from './groups/stop.mjs';
 import { webhookBurstRegular } from './groups/webhook-burst.mjs';
 import { ensureChromium } from './lib/browser.mjs';
@@ -134,6 +135,10 @@ async function main() {
 			W.editorWorkflow(),
 			...exampleWorkflows(),
 			W.webhookBurstWorkflow(),
+			// Run through the REST API (n8n 2.x part): pinned data counts in manual runs only.
+			...(HOST_FLAVOR === 'n8n2'
+				? [...spreadsheetWorkflows(n8n), ...fileAccessWorkflows(n8n)]
+				: []),
 		]);
 	});
 
@@ -191,6 +196,9 @@ async function main() {
 	if (!skipBrowser) {
 		await editor({ n8n, screenshotDir: SCREENSHOT_DIR }, check);
 	}
+
+	// ----- from a spreadsheet: files in ~/.n8n-files, the Google Sheets example -------------------
+	await spreadsheet({ sandbox, api }, check);
 
 	log(`host n8n ${host.version}`);
 }

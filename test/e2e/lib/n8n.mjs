@@ -50,6 +50,15 @@ export class N8nInstance {
 		return path.join(this.userFolder, '.n8n', 'nodes');
 	}
 
+	/**
+	 * The one folder n8n 2.x lets a workflow read and write files in by default:
+	 * N8N_RESTRICT_FILE_ACCESS_TO = `~/.n8n-files`, `~` being the n8n process's home (HOME, set to the
+	 * user folder below, as n8n's Docker image has HOME=/home/node beside /home/node/.n8n).
+	 */
+	get filesDir() {
+		return path.join(this.userFolder, '.n8n-files');
+	}
+
 	get baseUrl() {
 		return `http://127.0.0.1:${this.port}`;
 	}
@@ -59,6 +68,8 @@ export class N8nInstance {
 			...cleanEnv(),
 			PATH: `${path.dirname(HOST_NODE)}:${process.env.PATH ?? ''}`,
 			N8N_USER_FOLDER: this.userFolder,
+			// n8n's `~` (files: `~/.n8n-files`) is the run's folder, not the machine user's home.
+			HOME: this.userFolder,
 			N8N_LISTEN_ADDRESS: '127.0.0.1',
 			N8N_HOST: '127.0.0.1',
 			N8N_ENCRYPTION_KEY: ENCRYPTION_KEY,

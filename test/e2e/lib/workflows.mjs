@@ -517,3 +517,77 @@ export const stopImportWorkflow = () =>
 		],
 		chain(TRIGGER, 'Import', 'Create To-Do'),
 	);
+
+// ------------------------------------------------------------------------------------------------
+// From a spreadsheet file (groups/spreadsheet.mjs): Read/Write Files from Disk and Extract From File,
+// both n8n's own nodes as a user adds them, into Record Acquisition at the node's newest version with
+// the form's Repeat Protection (each row once, keyed by columns) and the error output.
+
+/**
+ * The node option that states the order of day and month once for every row (dates such as
+ * 10/1/2025 have two readings); the CSV is from a US-locale Excel, month first.
+ */
+export const MONTH_FIRST = { dateOrder: 'monthFirst' };
+
+/** The sheet's columns mapped as a user maps them (drag and drop gives `$json.<column>`). */
+export const SHEET_ACQUISITION_PARAMETERS = {
+	resource: 'asset',
+	operation: 'recordAcquisition',
+	assetId: '={{ $json.asset_id }}',
+	eventTypeId: '301',
+	additionalFields: {
+		eventDate: '={{ $json.date }}',
+		acquiredFrom: '={{ $json.vendor }}',
+		price: '={{ $json.price }}',
+	},
+	repeatProtection: 'columns',
+	keyColumns: 'po_number, line',
+	options: { ...MONTH_FIRST },
+};
+
+/**
+ * Manual Trigger → Read/Write Files from Disk (the file under n8n's files folder, by its absolute
+ * path: the selector is a glob, `~` is not expanded) → Extract From File (`csv` or `xlsx`, default
+ * options) → Record acquisition (On Error: continue using error output) → Booked / Refused rows.
+ */
+export function spreadsheetWorkflow({ id, name, filePath, extract, timezone }) {
+	const wf = workflow(
+		id,
+		name,
+		[
+			trigger(),
+			{
+				id: `${id}-read`,
+				name: 'Read the file',
+				type: 'n8n-nodes-base.readWriteFile',
+				typeVersion: 1.1,
+				position: [220, 0],
+				parameters: { fileSelector: filePath, options: {} },
+			},
+			{
+				id: `${id}-extract`,
+				name: 'Extract rows',
+				type: 'n8n-nodes-base.extractFromFile',
+				typeVersion: 1.1,
+				position: [440, 0],
+				parameters: { operation: extract, options: {} },
+			},
+			inventoryNode({
+				id: `${id}-acquisition`,
+				name: 'Record acquisition',
+				position: [660, 0],
+				typeVersion: 4,
+				onError: 'continueErrorOutput',
+				parameters: SHEET_ACQUISITION_PARAMETERS,
+			}),
+			noOp('Booked', [880, -100]),
+			noOp('Refused rows', [880, 100]),
+		],
+		chain(TRIGGER, 'Read the file', 'Extract rows', 'Record acquisition'),
+	);
+	wf.connections['Record acquisition'] = {
+		main: [[link('Booked')], [link('Refused rows')]],
+	};
+	wf.settings.timezone = timezone;
+	return wf;
+}
