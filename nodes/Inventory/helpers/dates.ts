@@ -1,5 +1,7 @@
 import { DateTime } from 'luxon';
 
+import { NUMBER_TEXT } from './numbers';
+
 /** Options → Date Order: how a date whose day and month could be either (04/05/2026) is read. */
 export type DateOrder = 'dayFirst' | 'monthFirst';
 
@@ -414,9 +416,6 @@ function readFields(
 
 /** Only text that starts with a year, month and day is tried as ISO 8601 and SQL first. */
 const YEAR_FIRST = /^\d{4}-\d{2}-\d{2}/;
-
-/** Numbers as text: digits, optionally a point and decimals, optionally a minus. */
-const NUMBER_TEXT = /^-?\d+(\.\d+)?$/;
 
 function readText(value: string, context: DateContext): DateReading {
 	const { zone } = context;

@@ -67,6 +67,7 @@ export function readNumberText(text: string, { currency }: { currency: boolean }
 	const spelling: NumberSpelling = given.currency ? { currency: given.currency } : {};
 	const minus = given.rest.startsWith('-') ? '-' : '';
 	const body = given.rest.slice(minus.length);
+	if (body.startsWith('-')) return NOT_A_NUMBER;
 	if (NUMBER_TEXT.test(body))
 		return { ok: true, value: Number(minus + body), plain: true, spelling };
 

@@ -480,7 +480,8 @@ function invalidDateTimeFix(reading: Reading): string {
 	}
 	if (read.refusal.reason === 'invalid' || read.refusal.reason === 'invalidDateTime')
 		return `${given}, ${generic.slice(2)}`;
-	return `${given}, which ${dateProblem(read.refusal, input, { ...reading, source: () => argument })}`;
+	const problem = dateProblem(read.refusal, input, { ...reading, source: () => argument });
+	return `${given}, which ${problem.replace(`, got ${describeValue(input)}`, '')}`;
 }
 
 function checkDate(
