@@ -69,6 +69,9 @@ describe('date text', () => {
 		['  20 Nov 2026\u00a0\u00a009:15 ', '2026-11-20T09:15:00.000-05:00'],
 		// the local time of a day in summer time
 		['7/15/2026 10:00', '2026-07-15T10:00:00.000-04:00'],
+		// Google Sheets' date-times as displayed (US and UK locale)
+		['11/20/2026 14:30:00', '2026-11-20T14:30:00.000-05:00'],
+		['20/11/2026 14:30:00', '2026-11-20T14:30:00.000-05:00'],
 	])('%j is %s', (text, iso) => {
 		expect(read(text)).toBe(iso);
 	});
@@ -192,6 +195,9 @@ describe('numbers in a date field', () => {
 		[46346, '2026-11-20T00:00:00.000-05:00'],
 		['46346', '2026-11-20T00:00:00.000-05:00'],
 		[46346.604166666664, '2026-11-20T14:30:00.000-05:00'],
+		// as n8n's Extract From File hands an Excel date-time cell over
+		[46346.6041666667, '2026-11-20T14:30:00.000-05:00'],
+		[45914.604166666664, '2025-09-14T14:30:00.000-04:00'],
 		// Excel's 14:30:05 is a fraction rounded to the second
 		[46346 + (14 * 3600 + 30 * 60 + 5) / 86400, '2026-11-20T14:30:05.000-05:00'],
 		// a fraction within half a second of midnight is the next day
