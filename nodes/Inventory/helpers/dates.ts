@@ -202,7 +202,8 @@ interface TimeFields {
 	minute: number;
 	second: number;
 	millisecond: number;
-	format: string | undefined;
+	/** The Luxon format of the time, with the separator before it. */
+	format: string;
 }
 
 const lookup = (table: Readonly<Record<string, number>>, word: string | undefined) =>
@@ -289,7 +290,8 @@ function readTime(match: RegExpExecArray): TimeFields | undefined {
 		hour,
 		minute,
 		second,
-		millisecond: fraction === undefined ? 0 : Math.round(Number(`0.${fraction}`) * 1000),
+		// As Luxon reads a fraction: to the millisecond, cut off.
+		millisecond: fraction === undefined ? 0 : Math.floor(Number(`0.${fraction}`) * 1000),
 		format,
 	};
 }
@@ -359,9 +361,12 @@ function readFields(
 	const year = fields.twoDigitYear ? fullYear(fields.year) : fields.year;
 	const format = (order: DateOrder, value: DateTime) => {
 		const layout = fields.layout(order);
-		const full =
-			layout === undefined || time.format === undefined ? undefined : layout + time.format;
-		return checkedFormat(text, full, value, zone);
+		return checkedFormat(
+			text,
+			layout === undefined ? undefined : layout + time.format,
+			value,
+			zone,
+		);
 	};
 	let order: DateOrder = 'monthFirst';
 	let value: DateTime | undefined;
