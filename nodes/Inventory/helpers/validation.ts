@@ -183,8 +183,8 @@ const grouped = (count: number) => count.toLocaleString('en-US');
 interface NumberRead {
 	value: number;
 	shown: string;
-	/** The JavaScript expression giving this number from the value's expression. */
-	expression: string;
+	/** The JavaScript expression giving this number from the value's expression (built when asked). */
+	readonly expression: string;
 	/** Plain text like `1.249`, which a sheet may mean as 1249 (the point separating thousands). */
 	pointThousands?: { value: number; expression: string };
 }
@@ -210,7 +210,13 @@ function readNumber(
 ): NumberRead {
 	const source = () => operand(reading.source() ?? FIX_IT.placeholder.number);
 	if (typeof value === 'number' && Number.isFinite(value))
-		return { value, shown: String(value), expression: source() };
+		return {
+			value,
+			shown: String(value),
+			get expression() {
+				return source();
+			},
+		};
 	if (typeof value !== 'string') return fail(`must be a number, got ${describeValue(value)}`);
 	const text = readNumberText(value, { currency: field === 'amount' });
 	if (text.ok) {
