@@ -9,12 +9,13 @@
  *
  * Parts (BENCH_ONLY, comma-separated, default all): calibration, matrix, rate-limit, change,
  * errors, the executions side by side of bench/executions.ts (burst, side-by-side, arrivals,
- * back-to-back, processes, burst-no-limit; "executions" names them all), memory.
+ * back-to-back, processes, burst-no-limit; "executions" names them all), memory, values (reading
+ * 10,000 rows of sheet values, bench/values.ts: no sandbox, nothing sent).
  * Environment: BENCH_ITEMS (largest matrix run, default 1000), BENCH_LIMIT_ITEMS (N of the rate
  * limit and change scenarios, default 2000), BENCH_ERROR_ITEMS (N of the 5 % 500s runs, default
  * 10000), BENCH_SECONDS (aimed length of a matrix run,
  * default 3), BENCH_TRANSPORTS (default plain,tls), BENCH_RTTS (default 0,20,50),
- * BENCH_MEMORY_ITEMS (default 10000), BENCH_BEFORE (comma-separated JSON figures of earlier runs,
+ * BENCH_MEMORY_ITEMS (default 10000), BENCH_VALUE_ROWS (default 10000), BENCH_BEFORE (comma-separated JSON figures of earlier runs,
  * e.g. before a change: the executions' scenarios print them beside their own), BENCH_JSON (path
  * of the JSON figures, default bench/results/<time>.json, read by bench/summarize.ts).
  */
@@ -49,6 +50,7 @@ import {
 } from './measure';
 import { memoryRun, memoryTable, type MemoryFigures } from './memory';
 import { startProxyProcess, startSandboxProcess, type ProxyProcess, type Sandbox } from './sandbox';
+import { valuesBench } from './values';
 
 const env = process.env;
 const MATRIX_MAX_ITEMS = Number(env.BENCH_ITEMS ?? 1000);
@@ -62,7 +64,9 @@ const SECONDS_PER_RUN = Number(env.BENCH_SECONDS ?? 3);
 const TRANSPORTS = (env.BENCH_TRANSPORTS ?? 'plain,tls').split(',') as Transport[];
 const RTTS = (env.BENCH_RTTS ?? '0,20,50').split(',').map(Number);
 const MEMORY_ITEMS = Number(env.BENCH_MEMORY_ITEMS ?? 10_000);
-const PARTS = (env.BENCH_ONLY ?? 'calibration,matrix,rate-limit,change,errors,executions,memory')
+const PARTS = (
+	env.BENCH_ONLY ?? 'calibration,matrix,rate-limit,change,errors,executions,memory,values'
+)
 	.split(',')
 	.flatMap((part) => (part === 'executions' ? [...EXECUTION_PARTS] : [part]));
 const FIXED = [1, 5, 10, 20, 50];
@@ -464,6 +468,34 @@ async function memory(): Promise<MemoryFigures[]> {
 
 // ---------------------------------------------------------------------------------------------
 
+/** The parts that run the node against the sandbox, after a warm-up. */
+async function networkParts(summary: IDataObject): Promise<void> {
+	// Warm-up: JIT, module loading, first connections.
+	const { sandbox, target } = await network('plain', 0);
+	await sandbox.reset();
+	await runNode(target, intake(200), { concurrency: 1 });
+	await runRaw(target, intake(200), 1, true);
+
+	if (PARTS.includes('calibration')) await calibrate();
+	if (PARTS.includes('matrix')) await matrix();
+	if (PARTS.includes('rate-limit')) await rateLimit();
+	if (PARTS.includes('change')) await change();
+	if (PARTS.includes('errors')) await errors();
+	await executionScenarios(
+		{
+			freshNetwork: async (rttMs) => await freshNetwork('tls', rttMs),
+			record: (m) => void results.push(m),
+			verdict,
+			print,
+			before: (env.BENCH_BEFORE ? env.BENCH_BEFORE.split(',') : []).flatMap(
+				(file) => (JSON.parse(readFileSync(file, 'utf8')) as { results: Measure[] }).results,
+			),
+		},
+		PARTS,
+	);
+	if (PARTS.includes('memory')) summary.memory = (await memory()) as unknown as IDataObject[];
+}
+
 async function main(): Promise<void> {
 	const figures: IDataObject = {
 		node: process.version,
@@ -476,30 +508,9 @@ async function main(): Promise<void> {
 	print();
 	const summary: IDataObject = {};
 	try {
-		// Warm-up: JIT, module loading, first connections.
-		const { sandbox, target } = await network('plain', 0);
-		await sandbox.reset();
-		await runNode(target, intake(200), { concurrency: 1 });
-		await runRaw(target, intake(200), 1, true);
-
-		if (PARTS.includes('calibration')) await calibrate();
-		if (PARTS.includes('matrix')) await matrix();
-		if (PARTS.includes('rate-limit')) await rateLimit();
-		if (PARTS.includes('change')) await change();
-		if (PARTS.includes('errors')) await errors();
-		await executionScenarios(
-			{
-				freshNetwork: async (rttMs) => await freshNetwork('tls', rttMs),
-				record: (m) => void results.push(m),
-				verdict,
-				print,
-				before: (env.BENCH_BEFORE ? env.BENCH_BEFORE.split(',') : []).flatMap(
-					(file) => (JSON.parse(readFileSync(file, 'utf8')) as { results: Measure[] }).results,
-				),
-			},
-			PARTS,
-		);
-		if (PARTS.includes('memory')) summary.memory = (await memory()) as unknown as IDataObject[];
+		// Reading values needs no network: before the sandbox and the proxies start.
+		if (PARTS.includes('values')) summary.values = await valuesBench(print, verdict);
+		if (PARTS.some((part) => part !== 'values')) await networkParts(summary);
 	} finally {
 		stopAll();
 	}

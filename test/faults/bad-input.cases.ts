@@ -55,12 +55,16 @@ function emptyValuesOf(fields: Array<Omit<Case, 'bad'>>): Case[] {
 
 export const NUMERIC_ID = 'must be a numeric ID (a whole number of 1 or more), got';
 const DATE =
-	"must be a date such as 2026-03-31, 2026-03-31 14:00 or 2026-03-31T14:00:00+02:00 (ISO 8601; without an offset it is taken in the workflow's time zone), got";
-/** The fix-it of a date whose day and month can be read either way, with the format that reads it. */
-const dayOrMonth = (format: string) =>
-	`the day and month can be read either way: convert it in the expression, e.g. {{ DateTime.fromFormat($json.date, '${format}') }}`;
-const ROUND_IT =
-	'round it in the expression, e.g. {{ Math.round(x * 100) / 100 }} or {{ x.round(2) }}';
+	"must be a date such as 2026-11-20, 20.11.2026, 11/20/2026 or Nov 20, 2026, with an optional time such as 14:30 or 2:30 PM (in the workflow's time zone unless it has an offset), got";
+/** How a number in a date field is read, as a refusal explains it. */
+const DATE_NUMBERS =
+	"a number is read as a spreadsheet's serial day number (10,000 to 99,999; 46346 is 2026-11-20), a Unix time in seconds (100,000,000 to 9,999,999,999) or in milliseconds (100,000,000,000 to 9,999,999,999,999)";
+/** The refusal of a date whose day and month can be read either way, with the format that reads it day first. */
+const twoReadings = (value: string, dayFirst: string, monthFirst: string, format: string) =>
+	`can be read two ways, got "${value}": ${dayFirst} (day first) or ${monthFirst} (month first). Set Options → Date Order to your sheet's order (Day First or Month First: every row is then read that way), or convert it in the expression, e.g. {{ DateTime.fromFormat($json.v, '${format}') }} (day first)`;
+/** The fix of a third decimal: the expression that rounds the value, and what it gives. */
+const roundIt = (number: string, gives: number) =>
+	`round it in the expression, e.g. {{ Math.round(${number} * 100) / 100 }} (gives ${gives})`;
 
 export const cases: Case[] = [
 	// ---- asset / createTodo --------------------------------------------------------------------
@@ -184,11 +188,11 @@ export const cases: Case[] = [
 		apiField: 'notes',
 	},
 	{
-		title: 'to-do: due date as DD/MM/YYYY',
+		title: 'to-do: due date 04/03/2026 (day or month first?)',
 		parameters: todo({}, { dueDate: V }),
-		good: '2026-03-31',
-		bad: '31/03/2026',
-		message: `Due Date ${DATE} "31/03/2026": ${dayOrMonth('dd/MM/yyyy')}`,
+		good: '31/03/2026',
+		bad: '04/03/2026',
+		message: `Due Date ${twoReadings('04/03/2026', '2026-03-04', '2026-04-03', 'd/M/yyyy')}`,
 		parameter: 'dueDate',
 		apiField: 'due_date',
 	},
@@ -202,11 +206,11 @@ export const cases: Case[] = [
 		apiField: 'due_date',
 	},
 	{
-		title: 'to-do: due date as a number',
+		title: 'to-do: due date as a number written as the date',
 		parameters: todo({}, { dueDate: V }),
-		good: '2026-03-31',
+		good: 46112,
 		bad: 20260331,
-		message: `Due Date ${DATE} 20260331: convert a Unix time in the expression, e.g. {{ DateTime.fromSeconds($json.date) }}`,
+		message: `Due Date ${DATE} 20260331: ${DATE_NUMBERS}; as a date written in digits (year, month, day) it is 2026-03-31: {{ DateTime.fromFormat(String($json.v), 'yyyyMMdd') }}`,
 		parameter: 'dueDate',
 		apiField: 'due_date',
 	},
@@ -270,7 +274,7 @@ export const cases: Case[] = [
 		parameters: billing({ cost: V }),
 		good: 0.1 + 0.2,
 		bad: 10.005,
-		message: `Cost must have at most two decimal places, got 10.005: ${ROUND_IT}`,
+		message: `Cost must have at most two decimal places, got 10.005: ${roundIt('$json.v', 10.01)}`,
 		parameter: 'cost',
 		apiField: 'cost',
 	},
@@ -284,11 +288,11 @@ export const cases: Case[] = [
 		apiField: 'cost',
 	},
 	{
-		title: 'billing: cost with a currency sign',
+		title: 'billing: cost with a currency code',
 		parameters: billing({ cost: V }),
-		good: '12.50',
-		bad: '$12.50',
-		message: 'Cost must be a number, got "$12.50"',
+		good: '$12.50',
+		bad: 'USD 12.50',
+		message: 'Cost must be a number, got "USD 12.50"',
 		parameter: 'cost',
 		apiField: 'cost',
 	},
@@ -385,11 +389,11 @@ export const cases: Case[] = [
 		apiField: 'event_date',
 	},
 	{
-		title: 'billing: event date as a Unix timestamp',
+		title: 'billing: event date as a number that is no serial day nor Unix time',
 		parameters: billing({}, { eventDate: V }),
-		good: '2026-01-15',
-		bad: 1768471200,
-		message: `Event Date ${DATE} 1768471200: convert a Unix time in the expression, e.g. {{ DateTime.fromSeconds($json.date) }}`,
+		good: 1768471200,
+		bad: 5_000_000,
+		message: `Event Date ${DATE} 5000000: ${DATE_NUMBERS}`,
 		parameter: 'eventDate',
 		apiField: 'event_date',
 	},
@@ -462,7 +466,7 @@ export const cases: Case[] = [
 		parameters: acquisition({}, { cost: V }),
 		good: 12.5 * 1.1,
 		bad: 899.99 * 1.2,
-		message: `Cost must have at most two decimal places, got 1079.988: ${ROUND_IT}`,
+		message: `Cost must have at most two decimal places, got 1079.988: ${roundIt('$json.v', 1079.99)}`,
 		parameter: 'cost',
 		apiField: 'cost',
 	},
@@ -471,7 +475,7 @@ export const cases: Case[] = [
 		parameters: acquisition({}, { salvageValue: V }),
 		good: 12.3,
 		bad: 12.345,
-		message: `Salvage Value must have at most two decimal places, got 12.345: ${ROUND_IT}`,
+		message: `Salvage Value must have at most two decimal places, got 12.345: ${roundIt('$json.v', 12.35)}`,
 		parameter: 'salvageValue',
 		apiField: 'salvage_value',
 	},
@@ -602,11 +606,11 @@ export const cases: Case[] = [
 		apiField: 'description',
 	},
 	{
-		title: 'acquisition: event date with a slash',
+		title: 'acquisition: event date with a two-digit year',
 		parameters: acquisition({}, { eventDate: V }),
-		good: '2026-01-15T10:00:00+01:00',
-		bad: '2026/01/15 10:00',
-		message: `Event Date ${DATE} "2026/01/15 10:00": convert it in the expression, e.g. {{ DateTime.fromFormat($json.date, 'yyyy/MM/dd HH:mm') }}`,
+		good: '2026/01/15 10:00',
+		bad: '15/01/26 10:00',
+		message: `Event Date has a two-digit year, got "15/01/26 10:00": write the year with four digits, or convert it in the expression, e.g. {{ DateTime.fromFormat($json.v, 'd/M/yy H:mm') }} (gives 2026-01-15 10:00)`,
 		parameter: 'eventDate',
 		apiField: 'event_date',
 	},
@@ -616,7 +620,7 @@ export const cases: Case[] = [
 		parameters: acquisition({}, { eventDate: V }),
 		good: '2026-01-15 10:00',
 		bad: '04/05/2026 10:00',
-		message: `Event Date ${DATE} "04/05/2026 10:00": ${dayOrMonth('dd/MM/yyyy HH:mm')}`,
+		message: `Event Date ${twoReadings('04/05/2026 10:00', '2026-05-04 10:00', '2026-04-05 10:00', 'd/M/yyyy H:mm')}`,
 		parameter: 'eventDate',
 		apiField: 'event_date',
 	},
@@ -625,7 +629,7 @@ export const cases: Case[] = [
 		parameters: todo({}, { dueDate: V }),
 		good: '2026-05-04 00:00:00',
 		bad: '04.05.2026',
-		message: `Due Date ${DATE} "04.05.2026": ${dayOrMonth('dd.MM.yyyy')}`,
+		message: `Due Date ${twoReadings('04.05.2026', '2026-05-04', '2026-04-05', 'd.M.yyyy')}`,
 		parameter: 'dueDate',
 		apiField: 'due_date',
 	},
@@ -634,7 +638,7 @@ export const cases: Case[] = [
 		parameters: acquisition({}, { price: V }),
 		good: '1079.99',
 		bad: '1079.988',
-		message: `Price must have at most two decimal places, got 1079.988: ${ROUND_IT}`,
+		message: `Price must have at most two decimal places, got 1079.988: ${roundIt('Number($json.v)', 1079.99)}`,
 		parameter: 'price',
 		apiField: 'price',
 	},
@@ -662,6 +666,30 @@ export const cases: Case[] = [
 		apiField: 'field_values',
 	},
 	{
+		title:
+			'acquisition: custom field pair typed Number, given 1,249 (a thousands or a decimal comma?)',
+		parameters: financed({
+			fieldValues: { values: [{ fieldId: '403', type: 'number', value: V }] },
+			fieldValuesJson: '',
+		}),
+		good: '4,5',
+		bad: '1,249',
+		message:
+			"Custom Field Values: field 403 can be read two ways, got \"1,249\": 1249 (a comma separating thousands) or 1.249 (a decimal comma). Write it without the comma or with a decimal point, or convert it in the expression: {{ Number($json.v.replaceAll(',', '')) }} gives 1249, {{ Number($json.v.replace(',', '.')) }} gives 1.249",
+		parameter: 'fieldValues',
+		apiField: 'field_values',
+	},
+	{
+		title: 'billing: license count 1.200 (a decimal point, or the point separating thousands?)',
+		parameters: billing({ priceModel: 'per_license', licenseCount: V }),
+		good: '1,200',
+		bad: '1.200',
+		message:
+			"License Count must be a whole number, got \"1.200\": if the point separates thousands, {{ Number($json.v.replaceAll('.', '')) }} gives 1200",
+		parameter: 'licenseCount',
+		apiField: 'license_count',
+	},
+	{
 		title: 'acquisition: custom field pair typed Array, given one ID',
 		parameters: acquisition(
 			{ eventTypeId: '304' },
@@ -670,7 +698,7 @@ export const cases: Case[] = [
 		good: '[4061, 4062]',
 		bad: '4061; 4062',
 		message:
-			'Custom Field Values: field 406 must be a list, got "4061; 4062": give a list, e.g. [4061, 4062], or {{ [4061, 4062] }} in an expression',
+			'Custom Field Values: field 406 must be a list, got "4061; 4062": give a list, e.g. [4061, 4062], or convert it in the expression: {{ $json.v.split(\';\').map(Number) }}',
 		parameter: 'fieldValues',
 		apiField: 'field_values',
 	},

@@ -222,7 +222,7 @@ describe('tool calls through engine requests (AI Agent 3.x at the top of a workf
 					result: [
 						{
 							error:
-								'Price must have at most two decimal places, got 189.999: round it in the expression, e.g. {{ Math.round(x * 100) / 100 }} or {{ x.round(2) }} [item 0]',
+								"Price must have at most two decimal places, got 189.999: round it in the expression, e.g. {{ Math.round(($fromAI('price', 'Price, two decimals', 'number')) * 100) / 100 }} (gives 190) [item 0]",
 						},
 					],
 				},

@@ -126,7 +126,7 @@ test.each([
 
 test('without Continue, the node stops listing every failing row, and nothing is sent', async () => {
 	const { sandbox } = env;
-	const bad = [rows[1], { ...rows[2], due: '31.12.2026' }, rows[0]];
+	const bad = [rows[1], { ...rows[2], due: '04.12.2026' }, rows[0]];
 	const run = await runInventory(sandbox, bad, parameters(), { node: { typeVersion: 4 } });
 	const error = runError(run);
 	expect(error.message).toBe(

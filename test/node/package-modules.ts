@@ -3,7 +3,9 @@
  * source gives them their types only (type imports are erased).
  */
 import type * as CredentialModule from '../../credentials/InventoryApi.credentials';
+import type * as DateHelpers from '../../nodes/Inventory/helpers/dates';
 import type * as IdempotencyHelpers from '../../nodes/Inventory/helpers/idempotency';
+import type * as NumberHelpers from '../../nodes/Inventory/helpers/numbers';
 import type * as ValidationHelpers from '../../nodes/Inventory/helpers/validation';
 import type * as TransportConnection from '../../nodes/Inventory/transport/connection';
 import type * as TransportCredentialTest from '../../nodes/Inventory/transport/credentialTest';
@@ -19,6 +21,12 @@ export const credentialModule = fromDist(
 export const idempotencyHelpers = fromDist(
 	'./nodes/Inventory/helpers/idempotency.js',
 ) as typeof IdempotencyHelpers;
+
+export const dateHelpers = fromDist('./nodes/Inventory/helpers/dates.js') as typeof DateHelpers;
+
+export const numberHelpers = fromDist(
+	'./nodes/Inventory/helpers/numbers.js',
+) as typeof NumberHelpers;
 
 export const validationHelpers = fromDist(
 	'./nodes/Inventory/helpers/validation.js',

@@ -90,7 +90,7 @@ describe('bad input is refused before anything is sent', () => {
 			nodeOutput(run, 'Inventory').map(({ json }) => json.error ?? json.subscription_id),
 		).toEqual([
 			2001,
-			'Cost must have at most two decimal places, got 10.555: round it in the expression, e.g. {{ Math.round(x * 100) / 100 }} or {{ x.round(2) }} [item 1]',
+			'Cost must have at most two decimal places, got 10.555: round it in the expression, e.g. {{ Math.round($json.cost * 100) / 100 }} (gives 10.56) [item 1]',
 			2003,
 		]);
 		expect(sandbox.requests().map(({ path }) => path)).toEqual([

@@ -146,6 +146,160 @@ describe.each(VERSIONS)('version %i', (version) => {
 	});
 });
 
+/** Record Acquisition (Purchase) of asset `first` + item, its event date from `$json.at`. */
+const acquiredAt = (options: INodeParameters = {}, first = 1001): INodeParameters => ({
+	resource: 'asset',
+	operation: 'recordAcquisition',
+	assetId: `={{ ${first} + $itemIndex }}`,
+	eventTypeId: '301',
+	additionalFields: { eventDate: '={{ $json.at }}' },
+	options,
+});
+
+/** Create To-Do on asset 1001 with the due date `$json.due`. */
+const dueOn = (options: INodeParameters = {}): INodeParameters => ({
+	resource: 'asset',
+	operation: 'createTodo',
+	assetId: '1001',
+	name: 'Tag and label',
+	additionalFields: { dueDate: '={{ $json.due }}' },
+	options,
+});
+
+const sentField = (field: string) => bodies().map(({ body }) => (body as IDataObject)[field]);
+
+describe.each(VERSIONS)(
+	'version %i: dates, serial days and numbers as sheets write them',
+	(version) => {
+		test("dates with one reading, with or without a time of day, in the workflow's time zone", async () => {
+			const values = [
+				'20/11/2026',
+				'11/20/2026 2:30 PM',
+				'1/13/2026',
+				'13.1.2026 9:05',
+				'2026/11/20 14:30',
+				'2026.11.20',
+				'Nov 20, 2026',
+				'20 Nov 2026 09:15',
+				'20-Nov-2026',
+				'November 20, 2026, 2:30:05 PM',
+				'Friday, November 20, 2026',
+				'2026-11-20 2:30 pm',
+				// Intl's date and time, with a no-break space and a narrow no-break space, spaces around
+				' 11/20/2026\u00a02:30\u202fPM ',
+				// The same day either way
+				'07/07/2026 12:00 AM',
+			];
+			await run(
+				version,
+				values.map((at) => ({ at })),
+				acquiredAt(),
+			);
+			expect(sentField('event_date')).toEqual([
+				'2026-11-20T00:00:00-05:00',
+				'2026-11-20T14:30:00-05:00',
+				'2026-01-13T00:00:00-05:00',
+				'2026-01-13T09:05:00-05:00',
+				'2026-11-20T14:30:00-05:00',
+				'2026-11-20T00:00:00-05:00',
+				'2026-11-20T00:00:00-05:00',
+				'2026-11-20T09:15:00-05:00',
+				'2026-11-20T00:00:00-05:00',
+				'2026-11-20T14:30:05-05:00',
+				'2026-11-20T00:00:00-05:00',
+				'2026-11-20T14:30:00-05:00',
+				'2026-11-20T14:30:00-05:00',
+				'2026-07-07T00:00:00-04:00',
+			]);
+		});
+
+		test('serial day numbers (fraction: the time of day, on the wall clock) and Unix times', async () => {
+			const values = [
+				46346,
+				46346.604166666664,
+				'46346',
+				// 2026-07-15 10:00 in Berlin, summer time
+				46218.416666666664,
+				1768471200,
+				1768471200000,
+				'1768471200.5',
+			];
+			await run(
+				version,
+				values.map((at) => ({ at })),
+				acquiredAt(),
+				'Europe/Berlin',
+			);
+			await run(version, [{ due: 46346 }, { due: 46346.99 }], dueOn(), 'Pacific/Auckland');
+			expect(sentField('event_date').slice(0, values.length)).toEqual([
+				'2026-11-20T00:00:00+01:00',
+				'2026-11-20T14:30:00+01:00',
+				'2026-11-20T00:00:00+01:00',
+				'2026-07-15T10:00:00+02:00',
+				'2026-01-15T11:00:00+01:00',
+				'2026-01-15T11:00:00+01:00',
+				'2026-01-15T11:00:00+01:00',
+			]);
+			expect(sentField('due_date').slice(values.length)).toEqual(['2026-11-20', '2026-11-20']);
+		});
+
+		test('Options → Date Order reads every date whose day and month could be either', async () => {
+			const items = [{ at: '04/05/2026' }, { at: '4.5.2026 10:00' }, { at: '20/11/2026' }];
+			await run(version, items, acquiredAt({ dateOrder: 'dayFirst' }));
+			await run(
+				version,
+				[{ at: '04/05/2026' }, { at: '11/20/2026' }],
+				acquiredAt({ dateOrder: 'monthFirst' }, 1011),
+			);
+			expect(sentField('event_date')).toEqual([
+				'2026-05-04T00:00:00-04:00',
+				'2026-05-04T10:00:00-04:00',
+				'2026-11-20T00:00:00-05:00',
+				'2026-04-05T00:00:00-04:00',
+				'2026-11-20T00:00:00-05:00',
+			]);
+		});
+
+		test('amounts and counts with thousands separators, a decimal comma, a currency sign, spaces around', async () => {
+			const costs = [
+				'1,249.00',
+				'1.079,99',
+				'$10.00',
+				' 10,00 € ',
+				'1\u00a0249,50',
+				"1'249.5",
+				'£1,249',
+				'12,5',
+			];
+			await run(
+				version,
+				costs.map((cost) => ({ cost, seats: '1,200' })),
+				billing({
+					subscriptionId: '={{ [2002, 2005][$itemIndex % 2] }}',
+					priceModel: 'per_license',
+					cost: '={{ $json.cost }}',
+					licenseCount: '={{ $json.seats }}',
+				}),
+			);
+			expect(sentField('cost')).toEqual([1249, 1079.99, 10, 10, 1249.5, 1249.5, 1249, 12.5]);
+			expect(sentField('license_count')).toEqual(costs.map(() => 1200));
+		});
+	},
+);
+
+test('a Number custom field written with a thousands separator and a decimal comma', async () => {
+	await run(4, [{ rate: '4,5' }, { rate: '1.249,50' }, { rate: '1 249' }], {
+		resource: 'asset',
+		operation: 'recordAcquisition',
+		assetId: '={{ 1001 + $itemIndex }}',
+		eventTypeId: '303',
+		additionalFields: {
+			fieldValues: { values: [{ fieldId: '403', type: 'number', value: '={{ $json.rate }}' }] },
+		},
+	});
+	expect(sentField('field_values')).toEqual([{ '403': 4.5 }, { '403': 1249.5 }, { '403': 1249 }]);
+});
+
 describe('custom field pairs, each sent as its Type says', () => {
 	/** A Lease (302) of asset 1001 + item: its text field 401 and its single choice field 402. */
 	const lease = (pairs: IDataObject[]): INodeParameters => ({

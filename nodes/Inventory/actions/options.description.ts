@@ -1,5 +1,6 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
+import type { DateOrder } from '../helpers/dates';
 import { field, INTEGER_IN_FORM_RANGE, type Field } from '../helpers/fields';
 import type { ItemInput } from '../helpers/itemInput';
 import type { RetryPolicy, Sending } from '../transport';
@@ -120,6 +121,39 @@ export const idempotencyKeyOption = field({
 	check: { kind: 'text', maxLength: Number.POSITIVE_INFINITY },
 });
 
+const dateOrderProperty: INodeProperties = {
+	displayName: 'Date Order',
+	name: 'dateOrder',
+	type: 'options',
+	default: 'dayFirst',
+	options: [
+		{
+			name: 'Day First',
+			value: 'dayFirst',
+			description: '04/05/2026 is 4 May 2026, as in most of Europe',
+		},
+		{
+			name: 'Month First',
+			value: 'monthFirst',
+			description: '04/05/2026 is April 5, 2026, as in the US',
+		},
+	],
+	description:
+		'How to read dates whose day and month could be either, like 04/05/2026: every row is read this way',
+	hint: 'Dates with one reading need no order: 20/11/2026, 11/20/2026, 2026-11-20, Nov 20, 2026. With an order set, a date that reads only the other way (11/20/2026 with Day First) is refused.',
+};
+
+/** Read once per run, from the first item (helpers/itemInput.ts asks for it when a date needs it). */
+export const dateOrderOption = field({
+	property: dateOrderProperty,
+	check: { kind: 'options', options: dateOrderProperty.options as INodePropertyOptions[] },
+});
+
+/** Options → Date Order of the run; undefined when the option is not added. */
+export function readDateOrder(input: ItemInput): DateOrder | undefined {
+	return input.option(dateOrderOption) as DateOrder | undefined;
+}
+
 /** Read once per run, from the first item (outcomeItems.isDryRun). */
 export const dryRunOption: INodeProperties = {
 	displayName: 'Dry Run',
@@ -141,6 +175,7 @@ export const options: INodeProperties = {
 	options: [
 		runOptions.concurrency.property,
 		runOptions.fixedConcurrency.property,
+		dateOrderOption.property,
 		dryRunOption,
 		idempotencyKeyOption.property,
 		runOptions.maxConcurrency.property,

@@ -1,9 +1,30 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { readDateOrder } from '../actions/options.description';
 import { withCheckReason } from '../transport/errors';
+import type { DateOrder } from './dates';
 import type { Field, FieldCheck, Subject } from './fields';
-import { checkValue, isEmptyValue, type RequestValue } from './validation';
+import { checkValue, isEmptyValue, type Reading, type RequestValue } from './validation';
+
+/** Options → Date Order of each run (its execute context), read once, from the first item. */
+const dateOrders = new WeakMap<IExecuteFunctions, DateOrder | undefined>();
+
+/** `={{ expression }}`: one expression and nothing around it. */
+const ONE_EXPRESSION = /^=\s*\{\{([\s\S]*)\}\}\s*$/;
+
+/**
+ * How a hint shows the parameter's value: its expression (without `{{ }}`) when the parameter is
+ * one expression, the value as a JavaScript literal when it is fixed; undefined otherwise.
+ */
+function sourceOf(raw: unknown): string | undefined {
+	if (typeof raw === 'string' && raw.startsWith('=')) {
+		const inner = ONE_EXPRESSION.exec(raw)?.[1];
+		return inner === undefined || /\{\{|\}\}/.test(inner) ? undefined : inner.trim();
+	}
+	if (typeof raw === 'string' || typeof raw === 'number') return JSON.stringify(raw);
+	return undefined;
+}
 
 /** Reads the parameters of one input item through their checks; every problem names the field and the item. */
 export class ItemInput {
@@ -33,22 +54,72 @@ export class ItemInput {
 
 	/**
 	 * Checks one value. An empty one (null, blank, white space) is left out, as undefined, unless the
-	 * field is required.
+	 * field is required. `path`: where the parameter is (`additionalFields.eventDate`), so that a
+	 * message's fix is built on the expression that gives the value.
 	 */
-	value(field: FieldCheck, value: unknown, required = field.required): RequestValue | undefined {
+	value(
+		field: FieldCheck,
+		value: unknown,
+		required = field.required,
+		path?: string | (() => string | undefined),
+	): RequestValue | undefined {
 		if (isEmptyValue(value)) {
 			if (required)
 				this.fail(field, `is required${field.requiredWhen ? ` ${field.requiredWhen}` : ''}`);
 			return undefined;
 		}
-		return checkValue(field.check, value, this.context.getTimezone(), (problem) =>
+		return checkValue(field.check, value, this.reading(path), (problem) =>
 			this.fail(field, problem),
 		);
 	}
 
+	private reading(path: string | (() => string | undefined) | undefined): Reading {
+		return {
+			timeZone: this.context.getTimezone(),
+			dateOrder: () => this.dateOrder(),
+			source: () => {
+				const where = typeof path === 'function' ? path() : path;
+				return where === undefined ? undefined : sourceOf(this.raw(where));
+			},
+			evaluate: (expression) => this.context.evaluateExpression(expression, this.itemIndex),
+		};
+	}
+
+	/** Options → Date Order, read once per run from the first item, as the other run options are. */
+	private dateOrder(): DateOrder | undefined {
+		if (!dateOrders.has(this.context))
+			dateOrders.set(this.context, readDateOrder(new ItemInput(this.context, 0)));
+		return dateOrders.get(this.context);
+	}
+
+	/** The parameter as saved in the workflow (an expression unevaluated), by its dotted path. */
+	private raw(path: string): unknown {
+		let value: unknown = this.context.getNode().parameters;
+		for (const key of path.split('.')) {
+			if (typeof value !== 'object' || value === null || !Object.hasOwn(value, key))
+				return undefined;
+			value = (value as Record<string, unknown>)[key];
+		}
+		return value;
+	}
+
+	/** The path of a parameter under Additional Fields, also inside an entry of it (Payment's terms). */
+	private additionalPath(name: string): string | undefined {
+		const find = (value: unknown, path: string): string | undefined => {
+			if (typeof value !== 'object' || value === null) return undefined;
+			if (Object.hasOwn(value, name)) return `${path}.${name}`;
+			for (const [key, inner] of Object.entries(value)) {
+				const found = find(inner, `${path}.${key}`);
+				if (found) return found;
+			}
+			return undefined;
+		};
+		return find(this.raw('additionalFields'), 'additionalFields');
+	}
+
 	/** A top-level parameter, checked. */
 	parameter(field: Field): RequestValue | undefined {
-		return this.value(field, this.topLevel(field));
+		return this.value(field, this.topLevel(field), field.required, field.parameter);
 	}
 
 	private topLevel(field: Field): unknown {
@@ -57,9 +128,12 @@ export class ItemInput {
 
 	/** A field of the Options collection, checked. */
 	option(field: Field): RequestValue | undefined {
+		const path = `options.${field.parameter}`;
 		return this.value(
 			field,
-			this.context.getNodeParameter(`options.${field.parameter}`, this.itemIndex, ''),
+			this.context.getNodeParameter(path, this.itemIndex, ''),
+			field.required,
+			path,
 		);
 	}
 
@@ -88,19 +162,21 @@ export class ItemInput {
 		additionalValues?: IDataObject,
 	): IDataObject {
 		const body: IDataObject = {};
-		const add = (field: Field, value: unknown) => {
+		const add = (field: Field, value: unknown, path: string | (() => string | undefined)) => {
 			const withOther = field.requiredWith?.apiField;
 			const checked = this.value(
 				field,
 				value,
 				field.required || (withOther !== undefined && withOther in body),
+				path,
 			);
 			if (checked !== undefined && field.apiField) body[field.apiField] = checked;
 		};
-		for (const field of topLevel) add(field, this.topLevel(field));
+		for (const field of topLevel) add(field, this.topLevel(field), field.parameter);
 		if (additional.length === 0) return body;
 		const additionalFields = additionalValues ?? this.collection('additionalFields');
-		for (const field of additional) add(field, additionalFields[field.parameter]);
+		for (const field of additional)
+			add(field, additionalFields[field.parameter], () => this.additionalPath(field.parameter));
 		return body;
 	}
 }

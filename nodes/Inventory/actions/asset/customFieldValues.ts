@@ -134,8 +134,8 @@ function guessedPairValue(value: unknown): unknown {
 	return value;
 }
 
-/** A pair's value sent as its Type says; an empty value is sent as given (the API decides). */
-function typedPairValue(input: ItemInput, pair: IDataObject, id: string): unknown {
+/** A pair's value sent as its Type says; an empty value is sent as given (the API decides). `path`: where its Value is. */
+function typedPairValue(input: ItemInput, pair: IDataObject, id: string, path: string): unknown {
 	const given =
 		pair.type ?? (input.nodeVersion >= 4 ? DEFAULT_TYPE.fromVersion4 : DEFAULT_TYPE.upToVersion3);
 	const check =
@@ -149,7 +149,7 @@ function typedPairValue(input: ItemInput, pair: IDataObject, id: string): unknow
 	if (check === undefined)
 		return input.fail(subject, `has an unknown Type ${JSON.stringify(given)}`);
 	if (check === 'auto' || isEmptyValue(pair.value)) return guessedPairValue(pair.value);
-	return input.value({ ...subject, check, required: false }, pair.value);
+	return input.value({ ...subject, check, required: false }, pair.value, false, path);
 }
 
 function parseJsonValues(input: ItemInput, text: unknown): IDataObject {
@@ -182,10 +182,11 @@ export function readFieldValues(
 	}
 	const given =
 		(additionalFields.fieldValues as { values?: IDataObject[] } | undefined)?.values ?? [];
-	for (const pair of given) {
+	for (const [index, pair] of given.entries()) {
 		const id = String(input.value(fieldId(pairs, `${pairs.label}: Field ID`), pair.fieldId));
 		if (id in fieldValues) input.fail(pairs, `give field ${id} more than once`);
-		fieldValues[id] = typedPairValue(input, pair, id) as IDataObject[string];
+		const path = `additionalFields.${pairs.parameter}.values.${index}.value`;
+		fieldValues[id] = typedPairValue(input, pair, id, path) as IDataObject[string];
 	}
 	return Object.keys(fieldValues).length > 0 ? fieldValues : undefined;
 }
