@@ -96,7 +96,7 @@ describe("the form as n8n's lint reads it", () => {
 			shown: parameters.length,
 			readByLint: parameters.length - unseen.length,
 			declarations: declared.size,
-		}).toEqual({ shown: 70, readByLint: 70, declarations: 48 });
+		}).toEqual({ shown: 70, readByLint: 70, declarations: 49 });
 	});
 
 	test('collections list their fields, and option lists their options, by name (as the lint asks of inline lists)', () => {

@@ -319,7 +319,7 @@ export async function agent({ n8n, sandbox, api, model, screenshotDir, skipBrows
 			const refusedError = JSON.parse(refused.content)[0].error;
 			assertEqual(
 				refusedError,
-				'Price must have at most two decimal places, got 189.999: round it in the expression, e.g. {{ Math.round(x * 100) / 100 }} or {{ x.round(2) }} [item 0]',
+				"Price must have at most two decimal places, got 189.999: round it in the expression, e.g. {{ Math.round(($fromAI('price', 'Price paid for this asset, a number with at most two decimals, e.g. 1249.00', 'number')) * 100) / 100 }} (gives 190) [item 0]",
 				'the error the agent got for the bad price',
 			);
 			assertEqual(

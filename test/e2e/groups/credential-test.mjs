@@ -49,7 +49,7 @@ export async function credentialTest({ n8n, sandbox, api }, check) {
 					{
 						status: 'Error',
 						message:
-							'The Inventory API rejected this API token (401): it is missing, expired, revoked or not a customer API token. Nothing was created.',
+							'The Inventory API rejected this API token (401): Unauthenticated: the token is invalid. Nothing was created.',
 					},
 					'right address, bad token',
 				);
