@@ -151,6 +151,33 @@ function assertBadRow(refused, what) {
 	);
 }
 
+/**
+ * A run after the CSV's first: each good row sent again with the key the CSV booked it with and
+ * replayed, the bad row on the error output again, no new records. `output`: what the success
+ * output's items must show.
+ */
+async function assertReplaysCsv({ sandbox, api }, workflowId, csvKeys, { what, keys, output }) {
+	assert(csvKeys, 'needs the first CSV check');
+	const before = await sandbox.state();
+	const seq = await lastSeq(sandbox);
+	const { execution, data } = await runManually(api, workflowId);
+	assertEqual(execution.status, 'success', 'status of the execution');
+	const requests = await assertSentOnce(sandbox, seq, GOOD_ROWS, { replayed: true, what, data });
+	assertEqual(
+		requests.map((request) => request.key),
+		requests.map((request) => csvKeys[request.path]),
+		keys,
+	);
+	assertEqual(outputOf(data, 0).map(output.of), output.expected, output.message);
+	assertBadRow(outputOf(data, 1), what);
+	const after = await sandbox.state();
+	assertEqual(
+		[after.acquisitions.length, after.counters.applied],
+		[before.acquisitions.length, before.counters.applied],
+		'no new records (acquisitions, applied requests)',
+	);
+}
+
 export async function spreadsheet({ sandbox, api }, check) {
 	/** The CSV's first run: the key each good row's request carried, by path. */
 	let csvKeys;
@@ -191,68 +218,30 @@ export async function spreadsheet({ sandbox, api }, check) {
 
 	await check(
 		'spreadsheet: the same CSV run again replays each row (same Idempotency-Keys, no new records)',
-		async () => {
-			assert(csvKeys, 'needs the first CSV check');
-			const before = await sandbox.state();
-			const seq = await lastSeq(sandbox);
-			const { execution, data } = await runManually(api, CSV_WORKFLOW_ID);
-			assertEqual(execution.status, 'success', 'status of the execution');
-			const requests = await assertSentOnce(sandbox, seq, GOOD_ROWS, {
-				replayed: true,
+		() =>
+			assertReplaysCsv({ sandbox, api }, CSV_WORKFLOW_ID, csvKeys, {
 				what: 'second run',
-				data,
-			});
-			assertEqual(
-				requests.map((request) => request.key),
-				requests.map((request) => csvKeys[request.path]),
-				'the Idempotency-Keys of the first run',
-			);
-			assertEqual(
-				outputOf(data, 0).map((item) => item.repeatCheck?.outcome),
-				GOOD_ROWS.map(() => 'replayed'),
-				'success output: every row says replayed',
-			);
-			assertBadRow(outputOf(data, 1), 'second run');
-			const after = await sandbox.state();
-			assertEqual(
-				[after.acquisitions.length, after.counters.applied],
-				[before.acquisitions.length, before.counters.applied],
-				'no new records (acquisitions, applied requests)',
-			);
-		},
+				keys: 'the Idempotency-Keys of the first run',
+				output: {
+					of: (item) => item.repeatCheck?.outcome,
+					expected: GOOD_ROWS.map(() => 'replayed'),
+					message: 'success output: every row says replayed',
+				},
+			}),
 	);
 
 	await check(
 		'spreadsheet: the same rows from an .xlsx (date and number cells) replay the CSV’s',
-		async () => {
-			assert(csvKeys, 'needs the first CSV check');
-			const before = await sandbox.state();
-			const seq = await lastSeq(sandbox);
-			const { execution, data } = await runManually(api, XLSX_WORKFLOW_ID);
-			assertEqual(execution.status, 'success', 'status of the execution');
-			const requests = await assertSentOnce(sandbox, seq, GOOD_ROWS, {
-				replayed: true,
+		() =>
+			assertReplaysCsv({ sandbox, api }, XLSX_WORKFLOW_ID, csvKeys, {
 				what: 'the .xlsx',
-				data,
-			});
-			assertEqual(
-				requests.map((request) => request.key),
-				requests.map((request) => csvKeys[request.path]),
-				'the Idempotency-Keys the CSV rows were booked with',
-			);
-			assertEqual(
-				outputOf(data, 0).map((item) => item.asset_id),
-				GOOD_ROWS.map((row) => row.asset_id),
-				'success output: one item per good row, in order',
-			);
-			assertBadRow(outputOf(data, 1), 'the .xlsx');
-			const after = await sandbox.state();
-			assertEqual(
-				[after.acquisitions.length, after.counters.applied],
-				[before.acquisitions.length, before.counters.applied],
-				'no new records (acquisitions, applied requests)',
-			);
-		},
+				keys: 'the Idempotency-Keys the CSV rows were booked with',
+				output: {
+					of: (item) => item.asset_id,
+					expected: GOOD_ROWS.map((row) => row.asset_id),
+					message: 'success output: one item per good row, in order',
+				},
+			}),
 	);
 
 	await check(
