@@ -11,6 +11,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { performance } from 'node:perf_hooks';
 
 import type * as ValidationHelpers from '../nodes/Inventory/helpers/validation';
+import { SHEET_AMOUNTS, SHEET_DATES } from '../test/fixtures';
 import { fromDist, inventoryWorkflow, nodeOutput, runWorkflow } from '../test/harness/engine';
 
 const { checkValue } = fromDist(
@@ -23,17 +24,7 @@ const ZONE = 'Europe/Berlin';
 
 /** Event dates as sheets and tools hand them over, each with one reading. */
 const DATES: unknown[] = [
-	'20/11/2026',
-	'11/20/2026 2:30 PM',
-	'1/13/2026',
-	'13.1.2026 9:05',
-	'2026/11/20 14:30',
-	'2026.11.20',
-	'Nov 20, 2026',
-	'20 Nov 2026 09:15',
-	'20-Nov-2026',
-	'November 20, 2026, 2:30:05 PM',
-	'Friday, November 20, 2026',
+	...SHEET_DATES.map(([date]) => date),
 	' 11/20/2026\u00a02:30\u202fPM ',
 	'2026-11-20 10:00',
 	'2026-11-20T10:00:00+01:00',
@@ -45,18 +36,7 @@ const DATES: unknown[] = [
 ];
 
 /** Amounts: grouped, decimal commas, currency signs, spaces around, plain. */
-const AMOUNTS: unknown[] = [
-	'1,249.00',
-	'1.079,99',
-	'$10.00',
-	' 10,00 € ',
-	'1\u00a0249,50',
-	"1'249.5",
-	'£1,249',
-	'12,5',
-	'1249.5',
-	1249.5,
-];
+const AMOUNTS: unknown[] = [...SHEET_AMOUNTS.map(([amount]) => amount), '1249.5', 1249.5];
 
 /** Counts: grouped, plain. */
 const COUNTS: unknown[] = ['1,200', '1 200', '1.200.000', '25', 25];

@@ -6,6 +6,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import { SHEET_AMOUNTS, SHEET_DATES } from '../fixtures';
 import { nodeOutput } from '../harness/engine';
 import { runInventory, useSandbox } from './util';
 
@@ -173,17 +174,7 @@ describe.each(VERSIONS)(
 	(version) => {
 		test("dates with one reading, with or without a time of day, in the workflow's time zone", async () => {
 			const values = [
-				'20/11/2026',
-				'11/20/2026 2:30 PM',
-				'1/13/2026',
-				'13.1.2026 9:05',
-				'2026/11/20 14:30',
-				'2026.11.20',
-				'Nov 20, 2026',
-				'20 Nov 2026 09:15',
-				'20-Nov-2026',
-				'November 20, 2026, 2:30:05 PM',
-				'Friday, November 20, 2026',
+				...SHEET_DATES.map(([at]) => at),
 				'2026-11-20 2:30 pm',
 				// Intl's date and time, with a no-break space and a narrow no-break space, spaces around
 				' 11/20/2026\u00a02:30\u202fPM ',
@@ -196,17 +187,8 @@ describe.each(VERSIONS)(
 				acquiredAt(),
 			);
 			expect(sentField('event_date')).toEqual([
-				'2026-11-20T00:00:00-05:00',
-				'2026-11-20T14:30:00-05:00',
-				'2026-01-13T00:00:00-05:00',
-				'2026-01-13T09:05:00-05:00',
-				'2026-11-20T14:30:00-05:00',
-				'2026-11-20T00:00:00-05:00',
-				'2026-11-20T00:00:00-05:00',
-				'2026-11-20T09:15:00-05:00',
-				'2026-11-20T00:00:00-05:00',
-				'2026-11-20T14:30:05-05:00',
-				'2026-11-20T00:00:00-05:00',
+				// New York is at -05:00 on every day of SHEET_DATES (November, January)
+				...SHEET_DATES.map(([, wallClock]) => `${wallClock}-05:00`),
 				'2026-11-20T14:30:00-05:00',
 				'2026-11-20T14:30:00-05:00',
 				'2026-07-07T00:00:00-04:00',
@@ -261,16 +243,7 @@ describe.each(VERSIONS)(
 		});
 
 		test('amounts and counts with thousands separators, a decimal comma, a currency sign, spaces around', async () => {
-			const costs = [
-				'1,249.00',
-				'1.079,99',
-				'$10.00',
-				' 10,00 € ',
-				'1\u00a0249,50',
-				"1'249.5",
-				'£1,249',
-				'12,5',
-			];
+			const costs = SHEET_AMOUNTS.map(([cost]) => cost);
 			await run(
 				version,
 				costs.map((cost) => ({ cost, seats: '1,200' })),
@@ -281,7 +254,7 @@ describe.each(VERSIONS)(
 					licenseCount: '={{ $json.seats }}',
 				}),
 			);
-			expect(sentField('cost')).toEqual([1249, 1079.99, 10, 10, 1249.5, 1249.5, 1249, 12.5]);
+			expect(sentField('cost')).toEqual(SHEET_AMOUNTS.map(([, amount]) => amount));
 			expect(sentField('license_count')).toEqual(costs.map(() => 1200));
 		});
 	},
