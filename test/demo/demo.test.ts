@@ -36,6 +36,16 @@ const OLDER_VERSIONS = [1, 2, 3].map((version) => ({
 	file: join('test', 'fixtures', 'workflows', `procurement-intake.v${version}.workflow.json`),
 }));
 
+/**
+ * The requests the sandbox answered, each with its status, by path: requests on different assets may
+ * go out side by side, so their order is not the workflow's.
+ */
+const answersByPath = (sandbox: SandboxHandle) =>
+	sandbox
+		.requests()
+		.map(({ method, path, status, body }) => ({ method, path, status, body }))
+		.sort((a, b) => a.path.localeCompare(b.path));
+
 describe('the examples (examples/*.workflow.json)', () => {
 	test('use the Inventory node, and its tool, in the newest version, the one new nodes get', () => {
 		expect(EXAMPLES.sort()).toEqual([
@@ -214,13 +224,7 @@ describe('example workflow (examples/google-sheets-intake.workflow.json)', () =>
 			deduplicationStore.reset();
 			const first = await run();
 			expect(first.status).toBe('success');
-			expect(
-				sandbox
-					.requests()
-					.map(({ method, path, status, body }) => ({ method, path, status, body }))
-					// rows on different assets may go out side by side
-					.sort((a, b) => a.path.localeCompare(b.path)),
-			).toEqual([
+			expect(answersByPath(sandbox)).toEqual([
 				{
 					method: 'POST',
 					path: '/api/v1/assets/1016/acquisitions',
@@ -517,12 +521,7 @@ describe('the "Inventory: all operations" workflow `npm run n8n` imports (ALL_OP
 			{ credentials: { baseUrl: sandbox.baseUrl, apiToken: TOKENS.fullAccess } },
 		);
 		expect(run.status).toBe('success');
-		expect(
-			sandbox
-				.requests()
-				.map(({ method, path, status, body }) => ({ method, path, status, body }))
-				.sort((a, b) => a.path.localeCompare(b.path)),
-		).toEqual([
+		expect(answersByPath(sandbox)).toEqual([
 			{
 				method: 'POST',
 				path: '/api/v1/assets/1001/todos',
