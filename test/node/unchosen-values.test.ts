@@ -4,7 +4,7 @@
  * naming the field; an amount or count added to Additional Fields and left empty (as n8n adds it)
  * is not sent. Parameters left out here are left out as n8n saves a node: at their defaults.
  */
-import type { INode } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
 
 import { PER_LICENSE_BILLING, subscriptionState } from '../fixtures';
 import { nodeOutput } from '../harness/engine';
@@ -23,6 +23,31 @@ const requiredText = (label: string, parameter: string, apiField: string, when =
 	description: `Parameter "${parameter}" (API field "${apiField}"). Nothing was sent to the Inventory API for this item.`,
 	httpCode: undefined,
 });
+
+/** Two rows of a sheet: the subscription, its cost and its seats, as numbers and as text. */
+const SHEET_ROWS = [
+	{ subscription: 2001, cost: 12.5, seats: 30 },
+	{ subscription: 2002, cost: '9.90', seats: '25' },
+];
+
+/**
+ * Per License billing in version 4 (keyed by execution), each row's subscription, cost and seats
+ * mapped from its columns; `parameters` adds to it (the frequency is not chosen unless they choose it).
+ */
+const runSheetRows = (rows: IDataObject[], parameters: INode['parameters'] = {}) =>
+	runInventory(
+		env.sandbox,
+		rows,
+		billing({
+			repeatProtection: 'execution',
+			subscriptionId: '={{ $json.subscription }}',
+			priceModel: 'per_license',
+			cost: '={{ $json.cost }}',
+			licenseCount: '={{ $json.seats }}',
+			...parameters,
+		}),
+		{ node: { typeVersion: 4 } },
+	);
 
 describe('Update Billing: a required value not chosen refuses the item, and nothing is sent', () => {
 	// A choice left empty is a parameter issue to n8n, as in the editor: it runs no such workflow.
@@ -48,24 +73,7 @@ describe('Update Billing: a required value not chosen refuses the item, and noth
 	test('cost and seats mapped from a sheet, the frequency not chosen: not run, the subscription unchanged', async () => {
 		const { sandbox } = env;
 		const before = sandbox.state();
-		const rows = [
-			{ subscription: 2001, cost: 12.5, seats: 30 },
-			{ subscription: 2002, cost: '9.90', seats: '25' },
-		];
-		await expect(
-			runInventory(
-				sandbox,
-				rows,
-				billing({
-					repeatProtection: 'execution',
-					subscriptionId: '={{ $json.subscription }}',
-					priceModel: 'per_license',
-					cost: '={{ $json.cost }}',
-					licenseCount: '={{ $json.seats }}',
-				}),
-				{ node: { typeVersion: 4 } },
-			),
-		).rejects.toThrow(
+		await expect(runSheetRows(SHEET_ROWS)).rejects.toThrow(
 			new Error('The \'Inventory\' node has issues:\n- Parameter "Billing Frequency" is required.'),
 		);
 		expect(sent(sandbox)).toEqual([]);
@@ -100,22 +108,9 @@ describe('Update Billing: a required value not chosen refuses the item, and noth
 	test('a column of the sheet the frequency comes from is empty: no row is sent', async () => {
 		const { sandbox } = env;
 		const before = sandbox.state();
-		const rows = [
-			{ subscription: 2001, cost: 12.5, seats: 30, frequency: '' },
-			{ subscription: 2002, cost: '9.90', seats: '25', frequency: '' },
-		];
-		const run = await runInventory(
-			sandbox,
-			rows,
-			billing({
-				repeatProtection: 'execution',
-				subscriptionId: '={{ $json.subscription }}',
-				priceModel: 'per_license',
-				cost: '={{ $json.cost }}',
-				billingFrequency: '={{ $json.frequency }}',
-				licenseCount: '={{ $json.seats }}',
-			}),
-			{ node: { typeVersion: 4 } },
+		const run = await runSheetRows(
+			SHEET_ROWS.map((row) => ({ ...row, frequency: '' })),
+			{ billingFrequency: '={{ $json.frequency }}' },
 		);
 		const error = run.data.resultData.error;
 		expect([error?.message, error?.description]).toEqual([
