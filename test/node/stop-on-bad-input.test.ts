@@ -4,7 +4,7 @@
  * with their reasons. With Continue (either mode) the good rows go and the bad ones become error
  * items, as before.
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IRun } from 'n8n-workflow';
 
 import { createTodoParameters } from '../fixtures';
 import { nodeOutput } from '../harness/engine';
@@ -34,6 +34,16 @@ const refused = (item: number) =>
 const ADVICE =
 	'Correct them and run again, or set On Error to "Continue (using error output)" to send the items that pass and get every failing item, with its reasons, on the error output.';
 
+/** The error that stopped the run: its message, its description, and the item it points to. */
+function stopError(run: IRun) {
+	const error = run.data.resultData.error as unknown as IDataObject;
+	return {
+		message: error.message,
+		description: error.description,
+		itemIndex: (error.context as IDataObject).itemIndex,
+	};
+}
+
 describe('On Error: Stop Workflow (the default)', () => {
 	test.each([1, 2, 3, 4])(
 		'version %i: a bad row 5 of 8 stops the run before any row is sent',
@@ -41,12 +51,7 @@ describe('On Error: Stop Workflow (the default)', () => {
 			const { sandbox } = env;
 			const run = await runInventory(sandbox, sheet([5]), parameters, { node: { typeVersion } });
 			expect(run.status).toBe('error');
-			const error = run.data.resultData.error as unknown as IDataObject;
-			expect({
-				message: error.message,
-				description: error.description,
-				itemIndex: (error.context as IDataObject).itemIndex,
-			}).toEqual({
+			expect(stopError(run)).toEqual({
 				message: `Nothing was sent: 1 of 8 items failed its checks. ${refused(4)}`,
 				description: `Nothing was sent. ${refused(4)}. ${ADVICE}`,
 				itemIndex: 4,
@@ -62,12 +67,7 @@ describe('On Error: Stop Workflow (the default)', () => {
 		const run = await runInventory(sandbox, sheet(bad, 14), parameters, {
 			node: { typeVersion: 4 },
 		});
-		const error = run.data.resultData.error as unknown as IDataObject;
-		expect({
-			message: error.message,
-			description: error.description,
-			itemIndex: (error.context as IDataObject).itemIndex,
-		}).toEqual({
+		expect(stopError(run)).toEqual({
 			message: `Nothing was sent: 12 of 14 items failed their checks. The first: ${refused(2)}`,
 			description: `Nothing was sent. ${[2, 3, 4, 5, 6, 7, 8, 9, 10, 11].map(refused).join('; ')}; and 2 more. ${ADVICE}`,
 			itemIndex: 2,
