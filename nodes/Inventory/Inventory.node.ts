@@ -19,8 +19,7 @@ export class Inventory implements INodeType {
 		name: 'inventory',
 		icon: { light: 'file:inventory.svg', dark: 'file:inventory.dark.svg' },
 		group: ['output'],
-		version: [1, 2, 3, 4],
-		defaultVersion: 4,
+		version: 1,
 		// The operation's name as the Operation dropdown shows it (not its value).
 		subtitle:
 			'={{ ({ createTodo: "Create To-Do", recordAcquisition: "Record Acquisition", updateBilling: "Update Billing" })[$parameter["operation"]] }}',

@@ -11,22 +11,8 @@ import type { RetryPolicy, Sending } from '../transport';
 
 /** How the node sends, not what: read once per run, from the first item. */
 export const runOptions = {
-	/** Version 1 and 2: a fixed concurrency, 1 when not set. */
+	/** The concurrency is found automatically unless this option is added. */
 	concurrency: field({
-		property: {
-			displayName: 'Concurrency',
-			name: 'concurrency',
-			type: 'number',
-			default: 1,
-			typeOptions: { minValue: 1, maxValue: 50, numberPrecision: 0 },
-			description: 'How many items are sent at the same time (1 to 50)',
-			hint: 'Items of one asset or subscription are sent one after another, in input order; output order and item linking stay the same. A rate limit answer (429) pauses every execution sending to this server in this n8n process.',
-			displayOptions: { show: { '@version': [{ _cnd: { lte: 2 } }] } },
-		},
-		check: INTEGER_IN_FORM_RANGE,
-	}),
-	/** From version 3 the concurrency is found automatically unless this option is added. */
-	fixedConcurrency: field({
 		property: {
 			displayName: 'Concurrency',
 			name: 'concurrency',
@@ -36,7 +22,6 @@ export const runOptions = {
 			description:
 				'Send exactly this many items at the same time (1 to 50) instead of finding the rate the server accepts',
 			hint: 'Items of one asset or subscription are sent one after another, in input order; output order and item linking stay the same. A rate limit answer (429) pauses every execution sending to this server in this n8n process.',
-			displayOptions: { show: { '@version': [{ _cnd: { gte: 3 } }] } },
 		},
 		check: INTEGER_IN_FORM_RANGE,
 	}),
@@ -50,7 +35,6 @@ export const runOptions = {
 			description:
 				'The most requests the node has in flight at once while it finds the rate the server accepts on its own (1 to 50)',
 			hint: 'Without a Concurrency option the node speeds up while the API answers and slows down on a rate limit (429). Items of one asset or subscription are sent one after another, in input order; output order and item linking stay the same.',
-			displayOptions: { show: { '@version': [{ _cnd: { gte: 3 } }] } },
 		},
 		check: INTEGER_IN_FORM_RANGE,
 	}),
@@ -104,23 +88,6 @@ export const runOptions = {
 	}),
 };
 
-/** Read per item: the business identity of the item's action. */
-export const idempotencyKeyOption = field({
-	property: {
-		displayName: 'Idempotency Key',
-		name: 'idempotencyKey',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. {{ $json.submissionId }}',
-		description: 'Leave empty to derive the key from the workflow, execution, node and item',
-		hint: 'Retries replay instead of duplicating. Set a business identifier (e.g. an intake form submission ID) to make the action happen once per that identifier, across executions. A UUID is sent as is; any other text is turned into a UUID with the operation and record.',
-		// From version 4 the form's Repeat Protection takes its place (and hashes a UUID too).
-		displayOptions: { show: { '@version': [{ _cnd: { lte: 3 } }] } },
-	},
-	// Any length: what is sent is a UUID derived from it.
-	check: { kind: 'text', maxLength: Number.POSITIVE_INFINITY },
-});
-
 const dateOrderProperty: INodeProperties = {
 	displayName: 'Date Order',
 	name: 'dateOrder',
@@ -162,7 +129,7 @@ export const dryRunOption: INodeProperties = {
 	default: false,
 	description:
 		'Whether to run every check on every item and output the request each would send (method, path, body, Idempotency-Key) without sending anything',
-	hint: 'Nothing is sent, not even to test the credential. Items that fail a check go to the error output (or stop the node) with their reasons. The keys shown belong to this execution: a real run sends keys of its own, unless they come from the row data (Repeat Protection, the Idempotency Key option).',
+	hint: 'Nothing is sent, not even to test the credential. Items that fail a check go to the error output (or stop the node) with their reasons. The keys shown belong to this execution: a real run sends keys of its own, unless they come from the row data (Repeat Protection keyed by columns or an expression).',
 };
 
 /** The Options collection: its entries listed by display name, as n8n's style asks. */
@@ -174,10 +141,8 @@ export const options: INodeProperties = {
 	default: {},
 	options: [
 		runOptions.concurrency.property,
-		runOptions.fixedConcurrency.property,
 		dateOrderOption.property,
 		dryRunOption,
-		idempotencyKeyOption.property,
 		runOptions.maxConcurrency.property,
 		runOptions.maxRetries.property,
 		runOptions.maxRetryWait.property,
@@ -191,8 +156,7 @@ export function readRunOptions(input: ItemInput): { sending: Sending; policy: Re
 	const options = input.collection('options');
 	const read = (field: Field) =>
 		(input.value(field, options[field.parameter]) ?? field.property.default) as number;
-	const automatic =
-		input.nodeVersion >= 3 && options[runOptions.concurrency.parameter] === undefined;
+	const automatic = options[runOptions.concurrency.parameter] === undefined;
 	return {
 		sending: automatic
 			? { mode: 'automatic', maxInFlight: read(runOptions.maxConcurrency) }

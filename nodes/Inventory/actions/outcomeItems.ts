@@ -9,17 +9,14 @@ import {
 import type { InventoryRequest } from '../transport';
 import { failureDetailsOf, FATE_WORDS, type FailureDetails } from '../transport/errors';
 
-/** From this node version a failed item's error item carries `details` beside `error`. */
-export const DETAILED_ERRORS_FROM_VERSION = 4;
-
 /**
  * The json of a failed item's error item. n8n (from 2.36) routes an item to the error output when its
  * json holds nothing but `error`, `message` and `details`, and merges the input item's fields in; so
  * the message stays in `error` and everything else a user needs to fix or retry the row is in
- * `details`. Versions up to 3 keep `{ error }` alone, which every n8n routes.
+ * `details`. n8n before 2.36 routes only an item whose json is `{ error }` alone: there these
+ * items go to the success output.
  */
-export function errorItemJson(error: NodeApiError | NodeOperationError, node: INode): IDataObject {
-	if (node.typeVersion < DETAILED_ERRORS_FROM_VERSION) return { error: error.message };
+export function errorItemJson(error: NodeApiError | NodeOperationError): IDataObject {
 	const details: FailureDetails = failureDetailsOf(error) ?? {
 		// Not made by the transport: the item's input failed its checks before anything was sent.
 		status: null,
@@ -47,7 +44,7 @@ export function isDryRun(context: IExecuteFunctions): boolean {
 export function dryRunItemJson(
 	request: InventoryRequest,
 	baseUrl: string,
-	/** The key comes from the row's data (Repeat Protection's key or the Idempotency Key option). */
+	/** The key comes from the row's data (Repeat Protection's key columns or Row Key). */
 	keyedByData: boolean,
 ): IDataObject {
 	return {
@@ -58,7 +55,7 @@ export function dryRunItemJson(
 		body: request.body,
 		idempotencyKey: request.idempotencyKey,
 		note: keyedByData
-			? "Dry run: nothing was sent. The Idempotency-Key comes from this row's data (Repeat Protection's key or the Idempotency Key option), so a real run sends this same key."
+			? "Dry run: nothing was sent. The Idempotency-Key comes from this row's data (Repeat Protection's key), so a real run sends this same key."
 			: 'Dry run: nothing was sent. The Idempotency-Key belongs to this execution; a real run is another execution and sends keys of its own.',
 	};
 }

@@ -1,9 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 /**
- * Node version 4: what counts as the same action, chosen in the form (versions 1 to 3 key every
- * execution anew unless Options → Idempotency Key is set). The values are read by
- * `helpers/repeatProtection.ts`.
+ * What counts as the same action, chosen in the form. The values are read by
+ * `helpers/repeatProtection.ts`. The tool variant (an AI agent's tool) offers two of the choices:
+ * its calls are keyed per execution unless a Row Key (e.g. `$fromAI('orderId', …)`) names the
+ * business id.
  */
 export const repeatProtection: INodeProperties = {
 	displayName: 'Repeat Protection',
@@ -32,7 +33,32 @@ export const repeatProtection: INodeProperties = {
 	],
 	default: 'columns',
 	description: 'What counts as the same action, which the API then books only once',
-	displayOptions: { show: { '@version': [{ _cnd: { gte: 4 } }], '@tool': [false] } },
+	displayOptions: { show: { '@tool': [false] } },
+};
+
+/** The tool variant's choice: an agent's call has no input row, so no key columns. */
+export const toolRepeatProtection: INodeProperties = {
+	displayName: 'Repeat Protection',
+	name: 'repeatProtection',
+	type: 'options',
+	noDataExpression: true,
+	options: [
+		{
+			name: 'Each Call Once, Keyed by an Expression',
+			value: 'expression',
+			description:
+				"A call whose Row Key was sent before, in any execution, is replayed instead of booked again, e.g. an order ID the model supplies with $fromAI('orderId')",
+		},
+		{
+			name: 'Only Retries of This Execution',
+			value: 'execution',
+			description:
+				'Retries of a call in this execution replay; a call in a new execution (a new chat message) books again',
+		},
+	],
+	default: 'execution',
+	description: 'What counts as the same action, which the API then books only once',
+	displayOptions: { show: { '@tool': [true] } },
 };
 
 export const keyColumns: INodeProperties = {
@@ -47,7 +73,7 @@ export const keyColumns: INodeProperties = {
 		'The input columns that identify a row, separated by commas: a PO number, a form submission ID. Drag them in from the input.',
 	hint: 'The Idempotency-Key is made from these values with the operation and the record: a row sent again is replayed, not booked twice.',
 	displayOptions: {
-		show: { '@version': [{ _cnd: { gte: 4 } }], '@tool': [false], repeatProtection: ['columns'] },
+		show: { '@tool': [false], repeatProtection: ['columns'] },
 	},
 };
 
@@ -62,12 +88,13 @@ export const rowKey: INodeProperties = {
 		'An expression giving each row its identity; fixed text makes the action happen once ever',
 	hint: 'The Idempotency-Key is made from this value with the operation and the record: a row sent again is replayed, not booked twice.',
 	displayOptions: {
-		show: {
-			'@version': [{ _cnd: { gte: 4 } }],
-			'@tool': [false],
-			repeatProtection: ['expression'],
-		},
+		show: { repeatProtection: ['expression'] },
 	},
 };
 
-export const repeatProtectionProperties: INodeProperties[] = [repeatProtection, keyColumns, rowKey];
+export const repeatProtectionProperties: INodeProperties[] = [
+	repeatProtection,
+	toolRepeatProtection,
+	keyColumns,
+	rowKey,
+];

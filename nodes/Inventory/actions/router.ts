@@ -21,7 +21,7 @@ import {
 } from '../transport';
 import * as asset from './asset/Asset.resource';
 import type { InventoryOperation, OperationMap, Resource } from './node.type';
-import { idempotencyKeyOption, readRunOptions } from './options.description';
+import { readRunOptions } from './options.description';
 import { checksFailure, dryRunItemJson, errorItemJson, isDryRun } from './outcomeItems';
 import * as subscription from './subscription/Subscription.resource';
 
@@ -68,16 +68,13 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			try {
 				const input = new ItemInput(this, itemIndex);
 				const request = operation.buildRequest(input);
-				const businessKey = rowBusinessValue(keySource, input, this, items[itemIndex], () =>
-					input.option(idempotencyKeyOption),
-				);
+				const businessKey = rowBusinessValue(keySource, input, this, items[itemIndex]);
 				if (businessKey !== undefined && String(businessKey).trim() !== '')
 					keyedByData.add(itemIndex);
 				const idempotencyKey = chooseIdempotencyKey(
 					businessKey,
 					{ ...identity, itemIndex },
 					request,
-					{ uuidAsIs: !keySource.version4 },
 				);
 				return { ...request, itemIndex, idempotencyKey };
 			} catch (caught) {
@@ -99,7 +96,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			requests.map((request, itemIndex) => ({
 				json:
 					request instanceof Error
-						? errorItemJson(request, node)
+						? errorItemJson(request)
 						: dryRunItemJson(request, connection.baseUrl, keyedByData.has(itemIndex)),
 				pairedItem: { item: itemIndex },
 			})),
@@ -110,8 +107,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const sendingRun = openSendingRun(this, connection, sending);
 	const { throttle } = sendingRun;
 	const results: INodeExecutionData[] = new Array(items.length);
-	// From version 4 the output says whether the API recorded a row now or replayed it.
-	const answers = keySource.version4 ? new AnswerBook(this, identity) : undefined;
+	// The output says whether the API recorded a row now or replayed it.
+	const answers = new AnswerBook(this, identity);
 	let failure: { index: number; error: NodeApiError | NodeOperationError } | undefined;
 	const answered = new Set<number>();
 
@@ -134,7 +131,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 					awaited,
 				);
 				answered.add(itemIndex);
-				answers?.answered(itemIndex, request.idempotencyKey);
+				answers.answered(itemIndex, request.idempotencyKey);
 				results[itemIndex] = {
 					json: asTool ? compactForAgent(data) : data,
 					pairedItem: { item: itemIndex },
@@ -146,7 +143,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 					// Routed to the error output, where n8n adds the input item's fields (see errorItemJson);
 					// the message names the field or record and the item.
 					results[itemIndex] = {
-						json: errorItemJson(error, node),
+						json: errorItemJson(error),
 						pairedItem: { item: itemIndex },
 					};
 				} else if (!failure || itemIndex < failure.index) failure = { index: itemIndex, error };
@@ -154,13 +151,12 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			}
 		},
 	}).finally(() => sendingRun.close());
-	await answers?.settle();
+	await answers.settle();
 
 	// Stopped: the items cut short are no results (nor error items), whatever Continue On Fail says.
 	if (this.getExecutionCancelSignal?.()?.aborted) throw new ExecutionStopped();
 	const through = [...answered].sort((a, b) => a - b);
-	if (answers)
-		for (const index of through) {
+	for (const index of through) {
 			const request = requests[index] as InventoryRequest;
 			results[index].json[REPEAT_CHECK_FIELD] = { ...answers.check(index, request.idempotencyKey) };
 		}
@@ -169,7 +165,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			failure.error,
 			through,
 			through.every((index) => keyedByData.has(index)),
-			answers?.counts(),
+			answers.counts(),
 		);
 	return [results];
 }

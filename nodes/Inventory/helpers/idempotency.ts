@@ -72,15 +72,12 @@ export function deriveToolCallKey(
 
 /**
  * A user-supplied business key, bound to the method and path, so one business id used on two
- * operations or two records never yields the same key. Node versions up to 3 sent a UUID as is
- * (`uuidAsIs`), which collides across operations; saved workflows keep doing so.
+ * operations or two records never yields the same key (a UUID too).
  */
 export function businessIdempotencyKey(
 	value: string,
 	request: { method: string; path: string },
-	uuidAsIs = false,
 ): string {
-	if (uuidAsIs && isUuid(value)) return value.toLowerCase();
 	return uuidV5(['business', request.method.toUpperCase(), request.path, value].join('\n'));
 }
 
@@ -125,18 +122,17 @@ export function keyOfValues(values: readonly unknown[]): string {
 }
 
 /**
- * The Idempotency-Key of one item's request: the business key when there is one (the "Idempotency
- * Key" option, or from version 4 the row's key columns or expression), read as keyText reads it, else
+ * The Idempotency-Key of one item's request: the business key when there is one (the row's key
+ * columns or Row Key), read as keyText reads it, else
  * the key derived from the action's identity.
  */
 export function chooseIdempotencyKey(
 	businessKey: unknown,
 	action: ItemIdentity,
 	request: { method: string; path: string; body: unknown },
-	{ uuidAsIs = true }: { uuidAsIs?: boolean } = {},
 ): string {
 	const business = keyText(businessKey);
-	if (business !== '') return businessIdempotencyKey(business, request, uuidAsIs);
+	if (business !== '') return businessIdempotencyKey(business, request);
 	return action.inProcessToolCall
 		? deriveToolCallKey(action, request)
 		: deriveIdempotencyKey(action);

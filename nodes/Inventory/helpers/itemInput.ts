@@ -146,11 +146,6 @@ export class ItemInput {
 		return value as IDataObject;
 	}
 
-	/** The node's version in the workflow (saved workflows keep the version they were built with). */
-	get nodeVersion(): number {
-		return this.context.getNode().typeVersion;
-	}
-
 	/**
 	 * A request body: the checked values of the top-level fields, then of those under Additional Fields
 	 * (`additionalValues`, by default the collection as set), each under its API field, in this order.

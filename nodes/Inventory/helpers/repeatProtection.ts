@@ -10,17 +10,14 @@ import type { ItemInput } from './itemInput';
 import { keyOfValues, keyText, withoutEdges, type RunIdentity } from './idempotency';
 import { describeValue, showText } from './validation';
 
-/** From this node version the form offers the choice below and the output says new from repeated. */
-export const REPEAT_PROTECTION_VERSION = 4;
-
 /**
- * What counts as the same action (node version 4's "Repeat Protection"): each row once across
- * executions, keyed by input columns or by an expression; or, as versions 1 to 3 by default, the
- * retries of this execution only.
+ * What counts as the same action (the form's "Repeat Protection"): each row once across executions,
+ * keyed by input columns or by an expression; or the retries of this execution only (the tool
+ * variant's default).
  */
 export type RepeatProtection = 'columns' | 'expression' | 'execution';
 
-/** The output field of version 4 that says whether a row was recorded now or replayed. camelCase: the API's fields are snake_case. */
+/** The output field that says whether a row was recorded now or replayed. camelCase: the API's fields are snake_case. */
 export const REPEAT_CHECK_FIELD = 'repeatCheck';
 
 /** How many answered keys n8n's deduplication store keeps per node (n8n's Remove Duplicates default). */
@@ -89,8 +86,6 @@ function refuseExpressionAsText(
 /** Where this run's business keys come from. */
 export interface KeySource {
 	protection: RepeatProtection;
-	/** Node version 4 or later: UUIDs are hashed too, and the output carries the repeat check. */
-	version4: boolean;
 	/** The columns of "Each Row Once, Keyed by Columns". */
 	columns: string[];
 	/** For a key column missing from the input: the earlier node found to have it, or null (asked once per run). */
@@ -99,15 +94,14 @@ export interface KeySource {
 
 /** Reads the node's choice once per run; refuses an expression typed as fixed text. */
 export function readKeySource(context: IExecuteFunctions, isTool: boolean): KeySource {
-	const version4 = context.getNode().typeVersion >= REPEAT_PROTECTION_VERSION;
-	if (!version4) {
-		refuseExpressionAsText(context, ['options', 'idempotencyKey'], 'Idempotency Key', false);
-		return { protection: 'execution', version4, columns: [] };
-	}
-	// The tool variant does not show the choice: an agent's calls keep the keys of their execution.
-	const protection = isTool
-		? 'execution'
-		: (context.getNodeParameter('repeatProtection', 0, 'columns') as RepeatProtection);
+	// The tool variant offers a Row Key or the keys of the execution (its default): a call has no
+	// input row whose columns could key it.
+	const chosen = context.getNodeParameter(
+		'repeatProtection',
+		0,
+		isTool ? 'execution' : 'columns',
+	) as RepeatProtection;
+	const protection = isTool && chosen !== 'expression' ? 'execution' : chosen;
 	if (protection === 'columns') {
 		refuseExpressionAsText(context, ['keyColumns'], 'Key Columns', true);
 		const columns = String(context.getNodeParameter('keyColumns', 0, '') ?? '')
@@ -119,7 +113,7 @@ export function readKeySource(context: IExecuteFunctions, isTool: boolean): KeyS
 				description:
 					'Name the input column or columns that identify a row (e.g. po_number), or choose another Repeat Protection. Nothing was sent to the Inventory API.',
 			});
-		return { protection, version4, columns };
+		return { protection, columns };
 	}
 	if (protection === 'expression') refuseExpressionAsText(context, ['rowKey'], 'Row Key', false);
 	else if (protection !== 'execution')
@@ -127,7 +121,7 @@ export function readKeySource(context: IExecuteFunctions, isTool: boolean): KeyS
 			context.getNode(),
 			`The Repeat Protection "${String(protection)}" is not supported`,
 		);
-	return { protection, version4, columns: [] };
+	return { protection, columns: [] };
 }
 
 type Lookup =
@@ -257,9 +251,7 @@ export function rowBusinessValue(
 	input: ItemInput,
 	context: IExecuteFunctions,
 	item: INodeExecutionData,
-	readOption: () => unknown,
 ): unknown {
-	if (!source.version4) return readOption();
 	if (source.protection === 'execution') return undefined;
 	if (source.protection === 'expression') {
 		const value = context.getNodeParameter('rowKey', input.itemIndex, '');

@@ -33,7 +33,7 @@ export interface SendThrottle {
 
 /**
  * The pause a 429's Retry-After asks for: the server's word, so it holds back every request to that
- * server in the process (every execution, every node version), not only the run that met the 429.
+ * server in the process (every execution, every node), not only the run that met the 429.
  */
 export class ServerPause {
 	until = 0;

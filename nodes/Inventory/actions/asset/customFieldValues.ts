@@ -6,9 +6,9 @@ import type { ItemInput } from '../../helpers/itemInput';
 import { isEmptyValue, RECORD_ID, type Check } from '../../helpers/validation';
 
 /**
- * How a pair's Value is sent, as n8n's Edit Fields node lets each field say its type. "auto" is how
- * versions 1 to 3 read every pair (and still their default): text that is a number, true or false is
- * sent as such, other text as text. From version 4 a pair is sent as text unless it says otherwise.
+ * How a pair's Value is sent, as n8n's Edit Fields node lets each field say its type. A pair is
+ * sent as text unless it says otherwise; "auto" sends text that is a number, true or false as such,
+ * other text as text.
  */
 const VALUE_TYPES: Record<string, Check | 'auto'> = {
 	auto: 'auto',
@@ -37,9 +37,6 @@ const typeOptions = [
 	},
 	{ name: 'String', value: 'string', description: 'Text, sent exactly as given (e.g. 004512)' },
 ];
-
-/** The value types the versions' pairs default to. */
-const DEFAULT_TYPE = { upToVersion3: 'auto', fromVersion4: 'string' } as const;
 
 /**
  * The custom field values an acquisition's event type asks for, offered two ways as n8n's HTTP
@@ -71,19 +68,9 @@ export const pairsProperty: INodeProperties = {
 					displayName: 'Type',
 					name: 'type',
 					type: 'options',
-					default: 'auto',
-					options: typeOptions,
-					description: 'How the value is sent',
-					displayOptions: { show: { '@version': [{ _cnd: { lte: 3 } }] } },
-				},
-				{
-					displayName: 'Type',
-					name: 'type',
-					type: 'options',
 					default: 'string',
 					options: typeOptions,
 					description: 'How the value is sent',
-					displayOptions: { show: { '@version': [{ _cnd: { gte: 4 } }] } },
 				},
 				{
 					displayName: 'Value',
@@ -136,8 +123,7 @@ function guessedPairValue(value: unknown): unknown {
 
 /** A pair's value sent as its Type says; an empty value is sent as given (the API decides). `path`: where its Value is. */
 function typedPairValue(input: ItemInput, pair: IDataObject, id: string, path: string): unknown {
-	const given =
-		pair.type ?? (input.nodeVersion >= 4 ? DEFAULT_TYPE.fromVersion4 : DEFAULT_TYPE.upToVersion3);
+	const given = pair.type ?? 'string';
 	const check =
 		typeof given === 'string' && Object.hasOwn(VALUE_TYPES, given) ? VALUE_TYPES[given] : undefined;
 	// The pair's field, named as the API names it among its reasons.

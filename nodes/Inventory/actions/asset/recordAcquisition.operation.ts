@@ -1,4 +1,4 @@
-import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { field, INTEGER_IN_FORM_RANGE } from '../../helpers/fields';
@@ -101,55 +101,6 @@ const financeAmount = field({
 	apiField: 'finance_amount',
 });
 
-/** Version 1: Payment, Billing Frequency and Number of Payments are three entries of Additional Fields. */
-const payment = field({
-	property: {
-		displayName: 'Payment',
-		name: 'payment',
-		type: 'number',
-		default: '',
-		placeholder: 'e.g. 87.25',
-		typeOptions: { minValue: 0, maxValue: MAX_AMOUNT, numberPrecision: 2 },
-		description:
-			'Amount of each payment, 0 to 999,999,999.99, when the event type enables payments. Needs Billing Frequency.',
-	},
-	check: { kind: 'amount' },
-	apiField: 'payment',
-});
-
-const shownWithPayment: IDisplayOptions = { show: { payment: [{ _cnd: { exists: true } }] } };
-
-const billingFrequency = field({
-	property: {
-		displayName: 'Billing Frequency',
-		name: 'billingFrequency',
-		type: 'options',
-		default: '',
-		options: RECURRING_FREQUENCIES,
-		description:
-			"How often the payment is due. Required with 'Payment'; the event type must support payments.",
-		displayOptions: shownWithPayment,
-	},
-	check: { kind: 'options', options: RECURRING_FREQUENCIES },
-	apiField: 'billing_frequency',
-	requiredWith: payment,
-});
-
-const numberOfPayments = field({
-	property: {
-		displayName: 'Number of Payments',
-		name: 'numberOfPayments',
-		type: 'number',
-		default: '',
-		placeholder: 'e.g. 12',
-		typeOptions: { minValue: 1, maxValue: 1_000_000, numberPrecision: 0 },
-		description: 'How many payments, 1 to 1,000,000, when the event type supports it',
-		displayOptions: shownWithPayment,
-	},
-	check: INTEGER_IN_FORM_RANGE,
-	apiField: 'number_of_payments',
-});
-
 /** In the order they go into the request body; the custom field values follow them. */
 const optionalFields = [
 	eventDate,
@@ -159,15 +110,12 @@ const optionalFields = [
 	cost,
 	salvageValue,
 	financeAmount,
-	payment,
-	billingFrequency,
-	numberOfPayments,
 ];
 
 /**
- * Version 2 on: one "Payment" entry of Additional Fields holds Payment with its Billing Frequency and
- * Number of Payments. Adding the entry means recurring payments: their amount and frequency are
- * required; the number is left out while empty. They fill the same API fields as version 1's three.
+ * One "Payment" entry of Additional Fields holds Payment with its Billing Frequency and Number of
+ * Payments. Adding the entry means recurring payments: their amount and frequency are required; the
+ * number is left out while empty.
  */
 const planPayment = field({
 	property: {
@@ -213,7 +161,7 @@ const planNumberOfPayments = field({
 	apiField: 'number_of_payments',
 });
 
-/** In the order they go into the request body, where version 1's three go. */
+/** In the order they go into the request body, after the optional fields above. */
 const planFields = [planPayment, planBillingFrequency, planNumberOfPayments];
 
 const paymentPlan: INodeProperties = {
@@ -243,29 +191,6 @@ export const description = updateDisplayOptions(
 			type: 'collection',
 			placeholder: 'Add Field',
 			default: {},
-			displayOptions: { show: { '@version': [1] } },
-			options: [
-				acquiredFrom.property,
-				billingFrequency.property,
-				cost.property,
-				pairsProperty,
-				jsonProperty,
-				eventDescription.property,
-				eventDate.property,
-				financeAmount.property,
-				numberOfPayments.property,
-				payment.property,
-				price.property,
-				salvageValue.property,
-			],
-		},
-		{
-			displayName: 'Additional Fields',
-			name: 'additionalFields',
-			type: 'collection',
-			placeholder: 'Add Field',
-			default: {},
-			displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } },
 			options: [
 				acquiredFrom.property,
 				cost.property,
@@ -282,7 +207,7 @@ export const description = updateDisplayOptions(
 	],
 );
 
-/** Version 2's Payment entry: its fields, checked, under their API fields; nothing without the entry. */
+/** The Payment entry: its fields, checked, under their API fields; nothing without the entry. */
 function paymentPlanBody(input: ItemInput, bundle: unknown): IDataObject {
 	const terms = (bundle as { plan?: IDataObject } | undefined)?.plan;
 	return terms ? input.body([], planFields, terms) : {};
@@ -292,10 +217,10 @@ export function buildRequest(input: ItemInput): PreparedRequest {
 	const asset = input.parameter(assetId);
 	const additional = input.collection('additionalFields');
 	const { paymentPlan: bundle, ...others } = additional;
-	const body =
-		input.nodeVersion >= 2
-			? { ...input.body([eventTypeId], optionalFields, others), ...paymentPlanBody(input, bundle) }
-			: input.body([eventTypeId], optionalFields, additional);
+	const body = {
+		...input.body([eventTypeId], optionalFields, others),
+		...paymentPlanBody(input, bundle),
+	};
 	const fieldValues = readFieldValues(input, additional);
 	return {
 		method: 'POST',
