@@ -20,7 +20,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { PROCUREMENT_WORKFLOW_ID, exampleWorkflows } from '../test/e2e/groups/examples.mjs';
+import {
+	EXECUTE_STEP_WORKFLOW_ID,
+	PROCUREMENT_WORKFLOW_ID,
+	exampleWorkflows,
+} from '../test/e2e/groups/examples.mjs';
 import {
 	CSV_WORKFLOW_ID,
 	GOOGLE_SHEETS_WORKFLOW_ID,
@@ -35,7 +39,8 @@ import {
 	installIntoNodesFolder,
 	linkIntoNodesFolder,
 } from '../test/e2e/lib/pkg.mjs';
-import { API_TOKEN, ADMIN_TOKEN, startSandbox } from '../test/e2e/lib/sandbox.mjs';
+import { API_TOKEN, DEFAULT_ADMIN_TOKEN, startSandbox } from '../test/e2e/lib/sandbox.mjs';
+import { TOKENS } from '../test/fixtures/index.js';
 import {
 	REPO_DIR,
 	Steps,
@@ -63,6 +68,9 @@ const sandbox = await steps.run('sandbox: build and start', async () => {
 	return await startSandbox({
 		port: await pickPort(Number(process.env.SANDBOX_PORT ?? 8080)),
 		logFile: path.join(WORK_DIR, 'dev-sandbox.log'),
+		// As sandbox/README.md states it: the CLI's admin token, and its log of every request.
+		adminToken: DEFAULT_ADMIN_TOKEN,
+		requestLog: true,
 	});
 });
 
@@ -123,7 +131,8 @@ await steps.run(
 		);
 		await n8n.importWorkflows([
 			W.editorWorkflow(),
-			...exampleWorkflows(),
+			// The e2e's second copy of the example (for its Execute step check) would only puzzle a user.
+			...exampleWorkflows().filter(({ id }) => id !== EXECUTE_STEP_WORKFLOW_ID),
 			...spreadsheetWorkflows(n8n),
 		]);
 	},
@@ -137,13 +146,19 @@ console.log(steps.summary());
 console.log(`
   n8n ${host.version} with ${watch ? `this checkout linked (n8n-node dev: edits recompile, n8n reloads the node)` : path.basename(pack.tgz)} is running.
 
-  Editor:      ${n8n.baseUrl}/workflow/${W.editorWorkflow().id}
+  Editor:      ${n8n.baseUrl}/workflow/${W.editorWorkflow().id}  ("${W.editorWorkflow().name}")
   Example:     ${n8n.baseUrl}/workflow/${PROCUREMENT_WORKFLOW_ID}  (examples/procurement-intake.workflow.json)
   Sheets:      ${n8n.baseUrl}/workflow/${GOOGLE_SHEETS_WORKFLOW_ID}  (examples/google-sheets-intake.workflow.json, pinned rows)
                ${n8n.baseUrl}/workflow/${CSV_WORKFLOW_ID}, ${n8n.baseUrl}/workflow/${XLSX_WORKFLOW_ID}  (files in ${n8n.filesDir})
   Login:       ${OWNER.email} / ${OWNER.password}
   Credential:  "${W.CREDENTIAL.name}" (Inventory API, ${sandbox.baseUrl}, token ${API_TOKEN})
-  Sandbox:     ${sandbox.baseUrl}  (inspect: curl -H 'Authorization: Bearer ${ADMIN_TOKEN}' ${sandbox.baseUrl}/_sandbox/state)
+  Sandbox:     ${sandbox.baseUrl}  (a simulator of the Inventory API, in memory)
+               admin token ${DEFAULT_ADMIN_TOKEN}: curl -H 'Authorization: Bearer ${DEFAULT_ADMIN_TOKEN}' ${sandbox.baseUrl}/_sandbox/state
+               demo tokens: ${TOKENS.fullAccess} (every permission, the credential's), ${TOKENS.todosOnly},
+               ${TOKENS.billingOnly}, ${TOKENS.lifecycleOnly} (one permission each); all listed at the top of the log
+  Request log: tail -f ${sandbox.logFile}
+               one JSON line per request the node sends: time, method, path, status, Idempotency-Key (key),
+               replayed (true: the API answered a key it had seen, nothing booked again), fault
   User folder: ${n8n.userFolder}  (logs in ${n8n.logDir})
 
   Ctrl+C stops n8n${watch ? ', n8n-node dev' : ''} and the sandbox.

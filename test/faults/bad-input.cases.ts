@@ -489,17 +489,17 @@ export const cases: Case[] = [
 		apiField: 'finance_amount',
 	},
 	{
-		title: 'acquisition: payment without a billing frequency',
-		parameters: financed({ payment: 100, billingFrequency: V }),
+		title: 'acquisition: a payment without a billing frequency',
+		parameters: financed({ paymentPlan: { plan: { payment: 100, billingFrequency: V } } }),
 		good: 'monthly',
 		bad: '',
-		message: 'Billing Frequency is required when Payment is given',
+		message: 'Billing Frequency is required',
 		parameter: 'billingFrequency',
 		apiField: 'billing_frequency',
 	},
 	{
 		title: 'acquisition: billing frequency "weekly"',
-		parameters: financed({ payment: 100, billingFrequency: V }),
+		parameters: financed({ paymentPlan: { plan: { payment: 100, billingFrequency: V } } }),
 		good: 'YEARLY',
 		bad: 'weekly',
 		message:
@@ -509,7 +509,7 @@ export const cases: Case[] = [
 	},
 	{
 		title: 'acquisition: acquisition billing frequency "upfront" (billing only)',
-		parameters: financed({ payment: 100, billingFrequency: V }),
+		parameters: financed({ paymentPlan: { plan: { payment: 100, billingFrequency: V } } }),
 		good: 'Quarterly',
 		bad: 'upfront',
 		message:
@@ -519,7 +519,9 @@ export const cases: Case[] = [
 	},
 	{
 		title: 'acquisition: 0 payments',
-		parameters: financed({ payment: 100, billingFrequency: 'monthly', numberOfPayments: V }),
+		parameters: financed({
+			paymentPlan: { plan: { payment: 100, billingFrequency: 'monthly', numberOfPayments: V } },
+		}),
 		good: 1,
 		bad: 0,
 		message: 'Number of Payments must be between 1 and 1,000,000, got 0',
@@ -528,7 +530,9 @@ export const cases: Case[] = [
 	},
 	{
 		title: 'acquisition: 1.5 payments',
-		parameters: financed({ payment: 100, billingFrequency: 'monthly', numberOfPayments: V }),
+		parameters: financed({
+			paymentPlan: { plan: { payment: 100, billingFrequency: 'monthly', numberOfPayments: V } },
+		}),
 		good: 12,
 		bad: 1.5,
 		message: 'Number of Payments must be a whole number, got 1.5',
@@ -537,7 +541,9 @@ export const cases: Case[] = [
 	},
 	{
 		title: 'acquisition: 1,000,001 payments',
-		parameters: financed({ payment: 100, billingFrequency: 'monthly', numberOfPayments: V }),
+		parameters: financed({
+			paymentPlan: { plan: { payment: 100, billingFrequency: 'monthly', numberOfPayments: V } },
+		}),
 		good: 1_000_000,
 		bad: 1_000_001,
 		message: 'Number of Payments must be between 1 and 1,000,000, got 1000001',
@@ -574,7 +580,9 @@ export const cases: Case[] = [
 	},
 	{
 		title: 'acquisition: custom field ID that is not a number',
-		parameters: financed({ fieldValues: { values: [{ fieldId: V, value: 'true' }] } }),
+		parameters: financed({
+			fieldValues: { values: [{ fieldId: V, type: 'boolean', value: 'true' }] },
+		}),
 		good: '405',
 		bad: 'insured',
 		message: `Custom Field Values: Field ID ${NUMERIC_ID} "insured"`,
@@ -587,7 +595,7 @@ export const cases: Case[] = [
 			{ eventTypeId: '303' },
 			{
 				fieldValuesJson: '{ "403": 4.5 }',
-				fieldValues: { values: [{ fieldId: V, value: 'true' }] },
+				fieldValues: { values: [{ fieldId: V, type: 'boolean', value: 'true' }] },
 			},
 		),
 		good: '405',
@@ -787,9 +795,9 @@ export const cases: Case[] = [
 		},
 		{
 			title: 'acquisition: billing frequency with a payment',
-			parameters: financed({ payment: 100, billingFrequency: V }),
+			parameters: financed({ paymentPlan: { plan: { payment: 100, billingFrequency: V } } }),
 			good: 'monthly',
-			message: 'Billing Frequency is required when Payment is given',
+			message: 'Billing Frequency is required',
 			parameter: 'billingFrequency',
 			apiField: 'billing_frequency',
 		},

@@ -58,8 +58,7 @@ const STOPPED_ADVICE =
 
 /** Fields whose bad values are proven in another suite. */
 const CHECKED_ELSEWHERE: Record<string, string> = {
-	payment: 'node/payment-v2.test.ts (version 1 and the Payment entry)',
-	paymentPlan: 'node/payment-v2.test.ts',
+	paymentPlan: 'node/payment.test.ts, and its Billing Frequency and Number of Payments here',
 };
 
 test("every field of every operation's form has a bad value here", () => {
@@ -98,9 +97,10 @@ describe('each bad value fails its item before anything is sent', () => {
 
 		// The item's own error names the parameter (and the API field).
 		const alone = await run([{ v: c.bad }], c.parameters);
+		const description = `Parameter "${c.parameter}"${c.apiField ? ` (API field "${c.apiField}")` : ''}. Nothing was sent to the Inventory API for this item.`;
 		expect(alone.data.resultData.error).toMatchObject({
 			message: `${c.message} [item 0]`,
-			description: `Parameter "${c.parameter}"${c.apiField ? ` (API field "${c.apiField}")` : ''}. Nothing was sent to the Inventory API for this item.`,
+			description,
 		});
 		expect(sandbox.requests()).toEqual([]);
 
@@ -110,7 +110,15 @@ describe('each bad value fails its item before anything is sent', () => {
 			[c.parameters.operation === 'updateBilling' ? 200 : 201, 1],
 		]);
 		expect(nodeOutput(continued, 'Inventory')[1]).toEqual({
-			json: { error: refused },
+			json: {
+				error: refused,
+				details: expect.objectContaining({
+					status: null,
+					fate: 'notSent',
+					idempotencyKey: null,
+					description,
+				}) as unknown,
+			},
 			pairedItem: { item: 1 },
 		});
 	});
@@ -207,8 +215,12 @@ describe('an optional field left empty by an expression (null, blank, white spac
 		expect(sandbox.requests().map((r) => [r.method, r.path, r.body, r.status])).toEqual(
 			EMPTY_VALUES.map((_empty, item) => [method, path(item), body, status]),
 		);
+		const keys = sandbox.requests().map((r) => r.key);
 		expect(nodeOutput(result, 'Inventory')).toEqual(
-			EMPTY_VALUES.map((_empty, item) => ({ json: output(item), pairedItem: { item } })),
+			EMPTY_VALUES.map((_empty, item) => ({
+				json: { ...output(item), repeatCheck: { outcome: 'recorded', idempotencyKey: keys[item] } },
+				pairedItem: { item },
+			})),
 		);
 	});
 });
@@ -223,7 +235,10 @@ describe('with "On Error: Continue", one bad item among good ones', () => {
 	];
 	const parameters = todo({ assetId: '={{ $json.assetId }}', name: '={{ $json.task }}' });
 	const errorItem = {
-		json: { error: `Asset ID ${NUMERIC_ID} "A-1003" [item 2]` },
+		json: {
+			error: `Asset ID ${NUMERIC_ID} "A-1003" [item 2]`,
+			details: expect.objectContaining({ fate: 'notSent', idempotencyKey: null }) as unknown,
+		},
 		pairedItem: { item: 2 },
 	};
 

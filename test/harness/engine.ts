@@ -493,6 +493,15 @@ export function itemsNode(items: IDataObject[]): INode {
 	};
 }
 
+/**
+ * The parameters as a test gives them; one that names no key (no Repeat Protection, Key Columns or
+ * Row Key) gets the keys of the execution, so that tests of other things need no key columns.
+ */
+export function withKeyChoice(parameters: INode['parameters']): INode['parameters'] {
+	const keyed = ['repeatProtection', 'keyColumns', 'rowKey'].some((name) => name in parameters);
+	return keyed ? parameters : { repeatProtection: 'execution', ...parameters };
+}
+
 /** A two-node workflow: fixture items -> Inventory, with the given parameters. */
 export function inventoryWorkflow(
 	items: IDataObject[],
@@ -508,7 +517,7 @@ export function inventoryWorkflow(
 				type: INVENTORY_TYPE,
 				typeVersion: 1,
 				position: [200, 0],
-				parameters,
+				parameters: withKeyChoice(parameters),
 				credentials: { inventoryApi: { id: 'cred-1', name: 'Inventory sandbox' } },
 				...extra.node,
 			},

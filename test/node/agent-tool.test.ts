@@ -16,7 +16,12 @@ import { idempotencyHelpers } from './package-modules';
 import { TOKENS } from '../fixtures';
 import { keysSent, sent, useSandbox } from './util';
 
-const { deriveIdempotencyKey, deriveToolCallKey, IDEMPOTENCY_NAMESPACE } = idempotencyHelpers;
+const { businessIdempotencyKey, deriveIdempotencyKey, deriveToolCallKey, IDEMPOTENCY_NAMESPACE } =
+	idempotencyHelpers;
+
+/** The key of a call keyed by a business id (Repeat Protection with a Row Key). */
+const businessKey = (path: string, id: string) =>
+	businessIdempotencyKey(id, { method: 'POST', path });
 
 const env = useSandbox();
 
@@ -151,10 +156,6 @@ const appliedKeys = () =>
 		.filter((r) => !r.replayed && r.status !== null && r.status < 300)
 		.map((r) => ({ path: r.path, key: r.key }));
 
-/** Both tools at this node version (saved workflows keep theirs; new ones get the latest). */
-const atVersion = (typeVersion: number): Record<string, Partial<INode>> =>
-	Object.fromEntries(toolNodes.map(({ name }) => [name, { typeVersion }]));
-
 /** What the agent gets for the to-do the call created: the data object without its null fields. */
 function compactTodoResult(assetId: number): IDataObject {
 	const created = env.sandbox.state().todos.find((t) => t.asset_id === assetId);
@@ -204,17 +205,23 @@ describe('tool calls through engine requests (AI Agent 3.x at the top of a workf
 
 	test('the agent gets each result compact: the data object without null or empty fields', async () => {
 		const run = await runAgent(ENGINE_AGENT_TYPE, [todo('call_1', 1003)]);
-		expect(agentItems(run)).toEqual([{ toolCallId: 'call_1', result: [compactTodoResult(1003)] }]);
+		expect(agentItems(run)).toEqual([
+			{
+				toolCallId: 'call_1',
+				result: [
+					{
+						...compactTodoResult(1003),
+						repeatCheck: { outcome: 'recorded', idempotencyKey: runKey('tool-todo', 0) },
+					},
+				],
+			},
+		]);
 	});
 
-	test.each([1, 4])(
-		"version %i: a call with bad input returns a short error naming the field (version 4's error details stay out) and sends nothing",
-		async (version) => {
-			const run = await runAgent(
-				ENGINE_AGENT_TYPE,
-				[acquire('call_bad', 1004, 189.999)],
-				atVersion(version),
-			);
+	test.each([1])(
+		"run %i: a call with bad input returns a short error naming the field (the error item's details stay out) and sends nothing",
+		async () => {
+			const run = await runAgent(ENGINE_AGENT_TYPE, [acquire('call_bad', 1004, 189.999)]);
 			expect(run.status).toBe('success');
 			expect(agentItems(run)).toEqual([
 				{
@@ -295,19 +302,23 @@ describe('tool calls in-process (sub-agents, AI Agent before 3.x, the MCP server
 		expect(env.sandbox.requests().map(({ replayed }) => replayed)).toEqual([false, false, true]);
 		expect(env.sandbox.state().todos.map((t) => t.asset_id)).toEqual([1001, 1002]);
 		const [first, , third] = agentItems(run) as Array<{ result: IDataObject[] }>;
-		expect(third.result).toEqual(first.result);
+		const withoutCheck = ({ repeatCheck: _, ...data }: IDataObject) => data;
+		expect(third.result.map(withoutCheck)).toEqual(first.result.map(withoutCheck));
+		expect(third.result[0].repeatCheck).toMatchObject({
+			outcome: 'replayed',
+			idempotencyKey: keys[0],
+		});
 	});
 });
 
-describe('version 4 of the tool (the default for new nodes)', () => {
-	test("an agent's call keeps the key of its execution's run; the result says it was recorded", async () => {
-		// The form shows no Repeat Protection for a tool.
-		const run = await runAgent(ENGINE_AGENT_TYPE, [todo('call_1', 1007)], atVersion(4));
+describe('Repeat Protection of the tool', () => {
+	test("by default an agent's call keeps the key of its execution's run; the result says it was recorded", async () => {
+		const run = await runAgent(ENGINE_AGENT_TYPE, [todo('call_1', 1007)]);
 		expect(run.status).toBe('success');
 		expect(appliedKeys()).toEqual([
 			{ path: '/api/v1/assets/1007/todos', key: runKey('tool-todo', 0) },
 		]);
-		// Version 4's output says whether this execution recorded the action or replayed it.
+		// The output says whether this execution recorded the action or replayed it.
 		expect(agentItems(run)).toEqual([
 			{
 				toolCallId: 'call_1',
@@ -319,6 +330,73 @@ describe('version 4 of the tool (the default for new nodes)', () => {
 				],
 			},
 		]);
+	});
+
+	/** The to-do tool keyed by the order ID the model supplies. */
+	const keyedByOrder: Record<string, Partial<INode>> = {
+		[TODO_TOOL]: {
+			parameters: {
+				...toolNodes[1].parameters,
+				repeatProtection: 'expression',
+				rowKey: "={{ $fromAI('orderId', 'The order ID of the purchase', 'string') }}",
+			},
+		},
+	};
+	const orderTodo = (id: string, assetId: number, orderId: string): ScriptedToolCall => ({
+		id,
+		tool: TODO_TOOL,
+		args: { assetId, orderId },
+	});
+
+	test.each([
+		['engine requests', ENGINE_AGENT_TYPE],
+		['in-process', IN_PROCESS_AGENT_TYPE],
+	])(
+		'%s: keyed by the order ID, the same order in a second execution replays instead of booking twice',
+		async (_, agentType) => {
+			const first = await runAgent(
+				agentType,
+				[orderTodo('call_1', 1008, 'PO-7731')],
+				keyedByOrder,
+				'exec-1',
+			);
+			const second = await runAgent(
+				agentType,
+				[orderTodo('call_1', 1008, 'PO-7731')],
+				keyedByOrder,
+				'exec-2',
+			);
+			expect([first.status, second.status]).toEqual(['success', 'success']);
+			const key = businessKey('/api/v1/assets/1008/todos', 'PO-7731');
+			expect(
+				env.sandbox.requests().map(({ path, key: sentKey, replayed }) => [path, sentKey, replayed]),
+			).toEqual([
+				['/api/v1/assets/1008/todos', key, false],
+				['/api/v1/assets/1008/todos', key, true],
+			]);
+			expect(env.sandbox.state().todos.filter((t) => t.asset_id === 1008)).toHaveLength(1);
+			const checkOf = (run: IRun) =>
+				(agentItems(run)[0] as { result: IDataObject[] }).result[0].repeatCheck;
+			expect([checkOf(first), checkOf(second)]).toEqual([
+				{ outcome: 'recorded', idempotencyKey: key },
+				expect.objectContaining({ outcome: 'replayed', idempotencyKey: key }),
+			]);
+		},
+	);
+
+	test('a new order ID is booked; without a Row Key the same call in a second execution books again', async () => {
+		await runAgent(ENGINE_AGENT_TYPE, [orderTodo('call_1', 1009, 'PO-1')], keyedByOrder, 'exec-1');
+		await runAgent(ENGINE_AGENT_TYPE, [orderTodo('call_1', 1009, 'PO-2')], keyedByOrder, 'exec-2');
+		await runAgent(ENGINE_AGENT_TYPE, [todo('call_1', 1010)], {}, 'exec-3');
+		await runAgent(ENGINE_AGENT_TYPE, [todo('call_1', 1010)], {}, 'exec-4');
+		expect(env.sandbox.requests().map(({ key }) => key)).toEqual([
+			businessKey('/api/v1/assets/1009/todos', 'PO-1'),
+			businessKey('/api/v1/assets/1009/todos', 'PO-2'),
+			runKey('tool-todo', 0, 'exec-3'),
+			runKey('tool-todo', 0, 'exec-4'),
+		]);
+		expect(env.sandbox.requests().every(({ replayed }) => !replayed)).toBe(true);
+		expect(env.sandbox.state().todos.map((t) => t.asset_id)).toEqual([1009, 1009, 1010, 1010]);
 	});
 });
 

@@ -6,7 +6,7 @@ import {
 	PER_LICENSE_BILLING_STATE,
 	updateBillingParameters,
 } from '../fixtures';
-import { runInventory, sent, TIMESTAMP, useSandbox, UUID_V5 } from './util';
+import { recorded, runInventory, sent, TIMESTAMP, useSandbox, UUID_V5 } from './util';
 
 const env = useSandbox();
 
@@ -52,6 +52,7 @@ describe('asset / createTodo', () => {
 		expect(nodeOutput(run, 'Inventory')).toEqual([
 			{
 				json: {
+					repeatCheck: recorded(sandbox),
 					asset_id: 1001,
 					asset_event_ids: [],
 					subscription_event_ids: [],
@@ -159,6 +160,7 @@ describe('subscription / updateBilling', () => {
 		expect(nodeOutput(run, 'Inventory')).toEqual([
 			{
 				json: {
+					repeatCheck: recorded(sandbox),
 					subscription_id: 2002,
 					subscription_event_ids: [change.subscription_event_id],
 					todo: null,
@@ -230,10 +232,10 @@ describe('asset / recordAcquisition', () => {
 					cost: 200,
 					salvageValue: 50.5,
 					financeAmount: 1000,
-					payment: 87.25,
-					billingFrequency: 'monthly',
-					numberOfPayments: 12,
-					fieldValues: { values: [{ fieldId: '403', value: '3.5' }] },
+					paymentPlan: {
+						plan: { payment: 87.25, billingFrequency: 'monthly', numberOfPayments: 12 },
+					},
+					fieldValues: { values: [{ fieldId: '403', type: 'number', value: '3.5' }] },
 					fieldValuesJson: '{ "404": "2025-06-01" }',
 				},
 			},
@@ -265,6 +267,7 @@ describe('asset / recordAcquisition', () => {
 		expect(nodeOutput(run, 'Inventory')).toEqual([
 			{
 				json: {
+					repeatCheck: recorded(sandbox),
 					asset_id: 1004,
 					asset_event_ids: acquisition.asset_event_ids,
 					subscription_event_ids: [],

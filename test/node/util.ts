@@ -50,6 +50,11 @@ export function keysSent(sandbox: SandboxHandle): string[] {
 	return sandbox.requests().map(({ key }) => key ?? '');
 }
 
+/** The repeat check of an output item whose request (the `index`th the sandbox got) this run recorded. */
+export function recorded(sandbox: SandboxHandle, index = 0): IDataObject {
+	return { outcome: 'recorded', idempotencyKey: keysSent(sandbox)[index] };
+}
+
 export async function runInventory(
 	sandbox: SandboxHandle,
 	items: IDataObject[],

@@ -35,9 +35,9 @@ describe('bad input is refused before anything is sent', () => {
 				operation: 'recordAcquisition',
 				assetId: '1001',
 				eventTypeId: '302',
-				additionalFields: { payment: 10 },
+				additionalFields: { paymentPlan: { plan: { payment: 10 } } },
 			},
-			'Billing Frequency is required when Payment is given [item 0]',
+			'Billing Frequency is required [item 0]',
 		],
 		[
 			'a concurrency option out of range',

@@ -19,7 +19,10 @@ import * as W from '../lib/workflows.mjs';
 
 export const PROCUREMENT_EXAMPLE_FILE = 'examples/procurement-intake.workflow.json';
 export const PROCUREMENT_WORKFLOW_ID = 'e2eWfProcurementExample';
-/** The same example under another id (its own keys in n8n's deduplication store): Execute step. */
+/**
+ * The same example under another id and name (its own keys in n8n's deduplication store), where the
+ * e2e checks that Execute step of one node replays what the whole workflow booked.
+ */
 export const EXECUTE_STEP_WORKFLOW_ID = 'e2eWfProcurementExecuteStep';
 export const EXAMPLE_NODES = ['Record acquisition', 'Create to-do', 'Update billing'];
 
@@ -37,11 +40,11 @@ export function exampleWorkflows() {
 	return [
 		W.exampleWorkflow(procurementExample(), {
 			id: PROCUREMENT_WORKFLOW_ID,
-			name: 'E2E: procurement intake example',
+			name: 'Procurement intake (Inventory example)',
 		}),
 		W.exampleWorkflow(procurementExample(), {
 			id: EXECUTE_STEP_WORKFLOW_ID,
-			name: 'E2E: procurement intake example, Execute step',
+			name: 'Procurement intake (Inventory example), copy to try Execute step',
 		}),
 	];
 }

@@ -19,6 +19,8 @@ import {
 } from './util.mjs';
 
 export const ADMIN_TOKEN = 'e2e-sandbox-admin';
+/** The admin token the sandbox's CLI takes when given none (sandbox/README.md). */
+export const DEFAULT_ADMIN_TOKEN = 'sandbox-admin';
 export const API_TOKEN = TOKENS.fullAccess;
 
 /** The sandbox package's build (sandbox/tsconfig.json) into sandbox/dist: the CLI that npx runs. */
@@ -40,20 +42,32 @@ export async function startSandbox(options) {
 export class Sandbox {
 	/**
 	 * `tls`: HTTPS with the sandbox's self-signed certificate (its file is kept for the admin calls);
-	 * `rateLimit`: `{ ratePerSecond, burst }`, the sandbox's token bucket per organization.
+	 * `rateLimit`: `{ ratePerSecond, burst }`, the sandbox's token bucket per organization;
+	 * `requestLog`: the CLI's banner and one JSON line per request go to `logFile`;
+	 * `adminToken`: the token of the /_sandbox endpoints.
 	 */
-	async start({ port, logFile, tls = false, rateLimit } = {}) {
+	async start({
+		port,
+		logFile,
+		tls = false,
+		rateLimit,
+		requestLog = false,
+		adminToken = ADMIN_TOKEN,
+	} = {}) {
+		this.adminToken = adminToken;
 		this.port = port ?? (await freePort());
 		this.baseUrl = `${tls ? 'https' : 'http'}://127.0.0.1:${this.port}`;
 		if (!fs.existsSync(SANDBOX_CLI))
 			throw new Error(`${SANDBOX_CLI} missing: build the sandbox first (npm run build:sandbox)`);
 		logFile = logFile ?? path.join(WORK_DIR, `sandbox-${process.pid}.log`);
+		this.logFile = logFile;
 		this.service = spawnService(
 			'sandbox',
 			process.execPath,
 			[
 				SANDBOX_CLI,
-				...['--port', String(this.port), '--admin-token', ADMIN_TOKEN, '--quiet'],
+				...['--port', String(this.port), '--admin-token', adminToken],
+				...(requestLog ? [] : ['--quiet']),
 				...(tls ? ['--tls', '--cert-out', (this.certificateFile = `${logFile}.cert.pem`)] : []),
 				...(rateLimit
 					? ['--rate-limit', String(rateLimit.ratePerSecond), '--burst', String(rateLimit.burst)]
@@ -106,7 +120,7 @@ export class Sandbox {
 	async admin(method, p, body) {
 		const res = await this.request(method, `/_sandbox${p}`, {
 			headers: {
-				authorization: `Bearer ${ADMIN_TOKEN}`,
+				authorization: `Bearer ${this.adminToken}`,
 				...(body !== undefined ? { 'content-type': 'application/json' } : {}),
 			},
 			body: body === undefined ? undefined : JSON.stringify(body),

@@ -26,7 +26,7 @@ export const description: INodeProperties[] = [
 				value: 'recordAcquisition',
 				description:
 					"Record how an asset was acquired (purchase, lease, donation, …) with its price, date and vendor. 'Asset ID' is the numeric ID of the asset in your organization; 'Event Type ID' is the numeric ID of one of your organization's acquisition event types. Returns the IDs of the asset events it created.",
-				action: 'Record an acquisition',
+				action: 'Record acquisition',
 			},
 		],
 		default: 'createTodo',
