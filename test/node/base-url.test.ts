@@ -134,7 +134,7 @@ describe('a JSON 404 from a server that is not the API (n8n answers so at its ow
 				assetId: '={{ $json.asset }}',
 				name: 'Label',
 			}),
-			{ node: { typeVersion: 4, onError: 'continueRegularOutput' } },
+			{ node: { onError: 'continueRegularOutput' } },
 		);
 		const message = `The credential's Base URL does not lead to the Inventory API: it answered 404 ("not found"), and 404 to a request without a token, where the Inventory API answers 401`;
 		expect(nodeOutput(run, 'Inventory').map(({ json }) => json)).toEqual(

@@ -15,7 +15,7 @@ const rows = [
 	{ asset: 1002, title: 'x'.repeat(256), due: '' },
 	{ asset: 1003, title: 'Replace battery', due: '' },
 ];
-/** Version 4's Repeat Protection kept to this execution's retries: derived keys (ignored by versions 1 to 3). */
+/** Repeat Protection kept to this execution's retries: derived keys. */
 const parameters = (options: Record<string, unknown> = {}) =>
 	createTodoParameters({
 		repeatProtection: 'execution',
@@ -28,7 +28,7 @@ const parameters = (options: Record<string, unknown> = {}) =>
 test('each valid row gives the request it would send, the failing row goes to the error output, nothing is sent', async () => {
 	const { sandbox } = env;
 	const run = await runInventory(sandbox, rows, parameters(), {
-		node: { typeVersion: 4, onError: 'continueErrorOutput' },
+		node: { onError: 'continueErrorOutput' },
 	});
 	expect(run.status).toBe('success');
 	const would = nodeOutput(run, 'Inventory', 0);
@@ -72,10 +72,10 @@ test('each valid row gives the request it would send, the failing row goes to th
 test('a real run afterwards sends the same bodies, with keys of its own execution', async () => {
 	const { sandbox } = env;
 	const valid = [rows[0], rows[2]];
-	const dry = await runInventory(sandbox, valid, parameters(), { node: { typeVersion: 4 } });
+	const dry = await runInventory(sandbox, valid, parameters());
 	expect(sandbox.requests()).toEqual([]);
 	const real = await runInventory(sandbox, valid, parameters({ dryRun: false }), {
-		node: { typeVersion: 4 },
+		node: {},
 	});
 	expect(real.status).toBe('success');
 	const shown = nodeOutput(dry, 'Inventory').map(({ json }) => json);
@@ -88,46 +88,36 @@ test('a real run afterwards sends the same bodies, with keys of its own executio
 });
 
 test.each([
+	["keyed by a row's columns", { repeatProtection: 'columns', keyColumns: 'submissionId' }],
 	[
-		"version 4 keyed by a row's columns",
-		4,
-		{ repeatProtection: 'columns', keyColumns: 'submissionId' },
-		{},
+		'keyed by a Row Key expression',
+		{ repeatProtection: 'expression', rowKey: '={{ $json.submissionId }}' },
 	],
-	[
-		'version 3 with the Idempotency Key option',
-		3,
-		{},
-		{ idempotencyKey: '={{ $json.submissionId }}' },
-	],
-])(
-	'%s: the key shown is the one a real run sends',
-	async (_case, typeVersion, protection, options) => {
-		const { sandbox } = env;
-		const rows = [{ submissionId: 'S-4711' }];
-		const billing = (dryRun: boolean) =>
-			updateBillingParameters({
-				...PER_LICENSE_BILLING,
-				...protection,
-				options: { ...options, dryRun },
-			});
-		const dry = await runInventory(sandbox, rows, billing(true), { node: { typeVersion } });
-		const [{ json: shown }] = nodeOutput(dry, 'Inventory');
-		expect(shown).toMatchObject({
-			method: 'PUT',
-			path: `/api/v1/subscriptions/${PER_LICENSE_BILLING.subscriptionId}/billing`,
-			note: "Dry run: nothing was sent. The Idempotency-Key comes from this row's data (Repeat Protection's key or the Idempotency Key option), so a real run sends this same key.",
+])('%s: the key shown is the one a real run sends', async (_case, protection) => {
+	const { sandbox } = env;
+	const rows = [{ submissionId: 'S-4711' }];
+	const billing = (dryRun: boolean) =>
+		updateBillingParameters({
+			...PER_LICENSE_BILLING,
+			...protection,
+			options: { dryRun },
 		});
-		expect(sandbox.requests()).toEqual([]);
-		await runInventory(sandbox, rows, billing(false), { node: { typeVersion } });
-		expect(keysSent(sandbox)).toEqual([shown.idempotencyKey]);
-	},
-);
+	const dry = await runInventory(sandbox, rows, billing(true));
+	const [{ json: shown }] = nodeOutput(dry, 'Inventory');
+	expect(shown).toMatchObject({
+		method: 'PUT',
+		path: `/api/v1/subscriptions/${PER_LICENSE_BILLING.subscriptionId}/billing`,
+		note: "Dry run: nothing was sent. The Idempotency-Key comes from this row's data (Repeat Protection's key), so a real run sends this same key.",
+	});
+	expect(sandbox.requests()).toEqual([]);
+	await runInventory(sandbox, rows, billing(false));
+	expect(keysSent(sandbox)).toEqual([shown.idempotencyKey]);
+});
 
 test('without Continue, the node stops listing every failing row, and nothing is sent', async () => {
 	const { sandbox } = env;
 	const bad = [rows[1], { ...rows[2], due: '04.12.2026' }, rows[0]];
-	const run = await runInventory(sandbox, bad, parameters(), { node: { typeVersion: 4 } });
+	const run = await runInventory(sandbox, bad, parameters());
 	const error = runError(run);
 	expect(error.message).toBe(
 		'Dry run: 2 of 3 items would fail. The first: Name must be at most 255 characters, got 256 [item 0]',
@@ -138,11 +128,13 @@ test('without Continue, the node stops listing every failing row, and nothing is
 	expect(sandbox.requests()).toEqual([]);
 });
 
-test('the option works in every node version (it is off unless set)', async () => {
+test('the option set alone makes a dry run; without it the row is sent', async () => {
 	const { sandbox } = env;
-	for (const typeVersion of [1, 2, 3, 4]) {
-		const run = await runInventory(sandbox, [rows[0]], parameters(), { node: { typeVersion } });
-		expect(nodeOutput(run, 'Inventory').map(({ json }) => json.dryRun)).toEqual([true]);
-	}
+	const run = await runInventory(sandbox, [rows[0]], parameters());
+	expect(nodeOutput(run, 'Inventory').map(({ json }) => json.dryRun)).toEqual([true]);
 	expect(sandbox.requests()).toEqual([]);
+	const { options: _, ...withoutOptions } = parameters();
+	const real = await runInventory(sandbox, [rows[0]], withoutOptions);
+	expect(nodeOutput(real, 'Inventory').map(({ json }) => json.dryRun)).toEqual([undefined]);
+	expect(sandbox.requests()).toHaveLength(1);
 });

@@ -1,5 +1,5 @@
 /**
- * Failed rows that say how to fix them (node version 4): the error item keeps `error` (the message)
+ * Failed rows that say how to fix them: the error item keeps `error` (the message)
  * and carries `details` (status, the API's message, per-field reasons, the request's fate, the key),
  * in both "Continue" modes; n8n routes it to the error output and merges the input row in. And the
  * node's error, without Continue, prints nested reasons readably.
@@ -15,7 +15,6 @@ import { keysSent, runError, runInventory, useSandbox } from './util';
 
 const env = useSandbox();
 
-const V4 = { typeVersion: 4 };
 const FATE = {
 	notSent: 'The request never reached the Inventory API: nothing was applied.',
 	rejected: 'The Inventory API refused the request: nothing was applied.',
@@ -93,7 +92,7 @@ describe('version 4 error items', () => {
 	test('Continue (regular output): each failed row in place, with status, reasons, fate and key', async () => {
 		const { sandbox } = env;
 		const run = await runInventory(sandbox, rows, parameters, {
-			node: { ...V4, onError: 'continueRegularOutput' },
+			node: { onError: 'continueRegularOutput' },
 		});
 		expect(run.status).toBe('success');
 		const output = nodeOutput(run, 'Inventory');
@@ -118,7 +117,7 @@ describe('version 4 error items', () => {
 	test('Continue (using error output): the same fields, and the input row merged in by n8n', async () => {
 		const { sandbox } = env;
 		const run = await runInventory(sandbox, rows, parameters, {
-			node: { ...V4, onError: 'continueErrorOutput' },
+			node: { onError: 'continueErrorOutput' },
 		});
 		expect(run.status).toBe('success');
 		expect(nodeOutput(run, 'Inventory', 0).map(({ json }) => json.asset_id)).toEqual([1001]);
@@ -141,7 +140,7 @@ describe('version 4 error items', () => {
 			sandbox,
 			[{}],
 			createTodoParameters({ ...EXECUTION_KEYS, name: 'Label', options: { maxRetries: 0 } }),
-			{ node: { ...V4, onError: 'continueRegularOutput' } },
+			{ node: { onError: 'continueRegularOutput' } },
 		);
 		const [{ json }] = nodeOutput(run, 'Inventory');
 		expect(json).toEqual({
@@ -156,18 +155,6 @@ describe('version 4 error items', () => {
 				description: expect.any(String),
 			},
 		});
-	});
-
-	test('versions 1 to 3 keep { error } alone (what n8n before 2.36 routes to the error output)', async () => {
-		const { sandbox } = env;
-		for (const typeVersion of [1, 2, 3]) {
-			const run = await runInventory(sandbox, rows.slice(1, 2), parameters, {
-				node: { typeVersion, onError: 'continueRegularOutput' },
-			});
-			expect(nodeOutput(run, 'Inventory').map(({ json }) => json)).toEqual([
-				{ error: "Asset 1901 was not found in this token's organization (404) [item 0]" },
-			]);
-		}
 	});
 });
 
@@ -192,7 +179,7 @@ describe("a row that fails the node's own check", () => {
 					},
 				},
 			},
-			{ node: { ...V4, onError: 'continueErrorOutput' } },
+			{ node: { onError: 'continueErrorOutput' } },
 		);
 		expect(sandbox.requests()).toEqual([]);
 		expect(
@@ -243,9 +230,7 @@ describe('nested per-field reasons', () => {
 			{ ...env.sandbox, baseUrl },
 			[{}],
 			createTodoParameters(EXECUTION_KEYS),
-			{
-				node: V4,
-			},
+			{},
 		);
 		expect(runError(run)).toEqual({
 			message: 'The Inventory API rejected the input (422): The given data was invalid. [item 0]',
@@ -261,7 +246,7 @@ describe('nested per-field reasons', () => {
 			[{}],
 			createTodoParameters(EXECUTION_KEYS),
 			{
-				node: { ...V4, onError: 'continueErrorOutput' },
+				node: { onError: 'continueErrorOutput' },
 				token: TOKENS.fullAccess,
 			},
 		);

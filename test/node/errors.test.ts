@@ -136,7 +136,7 @@ describe('API errors become NodeApiErrors a user can act on', () => {
 	test('a 401 without a reason of the API says what the API refuses', async () => {
 		const { answerError } = transportErrors;
 		const error = answerError(
-			{ id: 'n', name: 'Inventory', type: 't', typeVersion: 4, position: [0, 0], parameters: {} },
+			{ id: 'n', name: 'Inventory', type: 't', typeVersion: 1, position: [0, 0], parameters: {} },
 			'inv_token',
 			{
 				request: {

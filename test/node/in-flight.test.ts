@@ -1,4 +1,4 @@
-import { sleep } from 'n8n-workflow';
+import { sleep, type IDataObject } from 'n8n-workflow';
 import { nodeOutput } from '../harness/engine';
 import { createTodoParameters, TOKENS } from '../fixtures';
 import { runError, runInventory, sent, useSandbox, UUID_V5 } from './util';
@@ -74,8 +74,9 @@ describe('a 409 met by a retry of an unanswered attempt', () => {
 	test('that persists past the retry budget says the request is still being processed and the key is safe to retry', async () => {
 		const { sandbox } = env;
 		sandbox.setFaults({ processingDelayMs: 2500 });
-		const options = { ...quickRetries, maxRetries: 1, idempotencyKey: 'intake-4711' };
-		const run = await runInventory(sandbox, [{}], { ...createTodo, options });
+		const options = { ...quickRetries, maxRetries: 1 };
+		const keyed = { ...createTodo, repeatProtection: 'expression', rowKey: 'intake-4711' };
+		const run = await runInventory(sandbox, [{}], { ...keyed, options });
 
 		await untilApplied(1);
 		const [{ headers }] = sent(sandbox);
@@ -95,7 +96,7 @@ describe('a 409 met by a retry of an unanswered attempt', () => {
 
 		// And it is: once the server has finished, the same key replays the one record.
 		sandbox.setFaults(null);
-		const retried = await runInventory(sandbox, [{}], { ...createTodo, options });
+		const retried = await runInventory(sandbox, [{}], { ...keyed, options });
 		expect(nodeOutput(retried, 'Inventory')).toHaveLength(1);
 		expect(statuses()[2]).toEqual([201, true]);
 		expect(sent(sandbox)[2].headers['idempotency-key']).toBe(key);
@@ -130,16 +131,30 @@ describe('a 409 met by a retry of an unanswered attempt', () => {
 	});
 });
 
+/** Keyed by one business id (Repeat Protection with a fixed Row Key). */
+const keyedByIntake = { repeatProtection: 'expression', rowKey: 'intake-4712' };
+
+/** An output item's data without its repeat check. */
+const withoutCheck = ({ repeatCheck: _, ...data }: IDataObject) => data;
+
 describe('one business key on two items', () => {
 	test('in one run, the items of one record go one after another: the second replays the first, one record', async () => {
 		const { sandbox } = env;
 		sandbox.setFaults({ processingDelayMs: 200 });
 		const run = await runInventory(sandbox, [{}, {}], {
 			...createTodo,
-			options: { concurrency: 2, idempotencyKey: 'intake-4712' },
+			...keyedByIntake,
+			options: { concurrency: 2 },
 		});
 		const [first, second] = nodeOutput(run, 'Inventory');
-		expect(second.json).toEqual(first.json);
+		expect(withoutCheck(second.json)).toEqual(withoutCheck(first.json));
+		expect([first.json.repeatCheck, second.json.repeatCheck]).toMatchObject([
+			{ outcome: 'recorded' },
+			{
+				outcome: 'replayed',
+				note: 'Item 0 of this run has the same key; the API replayed its result.',
+			},
+		]);
 		expect(statuses()).toEqual([
 			[201, false],
 			[201, true],
@@ -153,12 +168,16 @@ describe('one business key on two items', () => {
 		const execution = () =>
 			runInventory(sandbox, [{}], {
 				...createTodo,
-				options: { maxRetries: 5, idempotencyKey: 'intake-4712' },
+				...keyedByIntake,
+				options: { maxRetries: 5 },
 			});
 		const outputs = (await Promise.all([execution(), execution()])).map(
 			(run) => nodeOutput(run, 'Inventory')[0],
 		);
-		expect(outputs[1]).toEqual(outputs[0]);
+		expect(withoutCheck(outputs[1].json)).toEqual(withoutCheck(outputs[0].json));
+		expect(
+			outputs.map(({ json }) => (json.repeatCheck as { outcome: string }).outcome).sort(),
+		).toEqual(['recorded', 'replayed']);
 		expect(outputs[0]).toEqual({
 			json: expect.objectContaining({ asset_id: 1001 }),
 			pairedItem: { item: 0 },
@@ -177,7 +196,7 @@ describe('one business key on two items', () => {
 			runInventory(
 				sandbox,
 				[{}],
-				{ ...createTodo, options: { maxRetries: 5, idempotencyKey: 'intake-4712' } },
+				{ ...createTodo, ...keyedByIntake, options: { maxRetries: 5 } },
 				{ node: { onError: 'continueRegularOutput' }, token },
 			);
 		const outputs = (
@@ -189,6 +208,7 @@ describe('one business key on two items', () => {
 				json: {
 					error:
 						'The Inventory API refused the change (409): A request with this Idempotency-Key is still being processed; retry later to get its result. [item 0]',
+					details: expect.objectContaining({ status: 409 }) as unknown,
 				},
 				pairedItem: { item: 0 },
 			},

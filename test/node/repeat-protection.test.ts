@@ -1,5 +1,5 @@
 /**
- * Node version 4's Repeat Protection: what counts as the same action (each row once, keyed by
+ * Repeat Protection: what counts as the same action (each row once, keyed by
  * columns or an expression, or the retries of one execution), the keys it makes, the output's
  * repeatCheck (recorded now, replayed, or unknown and why), the summary of a failure after other
  * rows went through, and expressions typed as fixed text refused before anything is sent.
@@ -29,11 +29,10 @@ const { IDEMPOTENCY_NAMESPACE, deriveIdempotencyKey } = idempotencyHelpers;
 
 const env = useSandbox();
 
-const V4 = { typeVersion: 4 };
 const TODO_PATH = (asset: number) => `/api/v1/assets/${asset}/todos`;
 const ACQUISITION_PATH = (asset: number) => `/api/v1/assets/${asset}/acquisitions`;
 
-/** The key version 4 sends for a business value: UUID v5 of the method, path and value, in the package's namespace. */
+/** The key sent for a business value: UUID v5 of the method, path and value, in the package's namespace. */
 const businessKey = (method: string, path: string, value: string) =>
 	uuidV5Reference(['business', method, path, value].join('\n'), IDEMPOTENCY_NAMESPACE);
 
@@ -54,27 +53,34 @@ const todoByColumns = (columns = 'po_number', extra: IDataObject = {}) =>
 const outputJson = (run: IRun) => nodeOutput(run, 'Inventory').map(({ json }) => json);
 const checksOf = (run: IRun) => outputJson(run).map((json) => json.repeatCheck);
 
-describe('version 4 is the version new nodes get', () => {
-	test('with Repeat Protection "Each Row Once, Keyed by Columns" as the default', () => {
+describe('the one node version', () => {
+	test('Repeat Protection "Each Row Once, Keyed by Columns" is the default; a tool keys per execution unless given a Row Key', () => {
 		const { description } = inventoryNodeType;
-		expect(description.defaultVersion).toBe(4);
-		const protection = description.properties.find((p) => p.name === 'repeatProtection');
-		expect(protection?.default).toBe('columns');
-		expect(protection?.displayOptions?.show?.['@version']).toEqual([{ _cnd: { gte: 4 } }]);
-		// Options → Idempotency Key is for the versions up to 3; version 4 shows the choice instead
+		expect([description.version, description.defaultVersion]).toEqual([1, undefined]);
+		const choices = description.properties.filter((p) => p.name === 'repeatProtection');
+		expect(
+			choices.map((p) => [
+				p.displayOptions?.show,
+				p.default,
+				(p.options as Array<{ value: string }>).map(({ value }) => value),
+			]),
+		).toEqual([
+			[{ '@tool': [false] }, 'columns', ['expression', 'columns', 'execution']],
+			[{ '@tool': [true] }, 'execution', ['expression', 'execution']],
+		]);
+		// No Options → Idempotency Key: Repeat Protection says what the key is made of.
 		const options = description.properties.find((p) => p.name === 'options');
-		const key = (options?.options as Array<{ name: string; displayOptions?: unknown }>).find(
-			(o) => o.name === 'idempotencyKey',
+		expect((options?.options as Array<{ name: string }>).map(({ name }) => name)).not.toContain(
+			'idempotencyKey',
 		);
-		expect(key?.displayOptions).toEqual({ show: { '@version': [{ _cnd: { lte: 3 } }] } });
 	});
 
 	test('a new node without Key Columns does not run (n8n: a required parameter), nor with only commas', async () => {
 		const { sandbox } = env;
 		await expect(
-			runInventory(sandbox, sheet, createTodoParameters(), { node: V4 }),
+			runInventory(sandbox, sheet, createTodoParameters({ repeatProtection: 'columns' })),
 		).rejects.toThrow('Parameter "Key Columns" is required');
-		const run = await runInventory(sandbox, sheet, todoByColumns(' , '), { node: V4 });
+		const run = await runInventory(sandbox, sheet, todoByColumns(' , '));
 		expect(runError(run)).toEqual({
 			message: 'Key Columns is empty',
 			description:
@@ -89,11 +95,9 @@ describe('each row once, keyed by columns', () => {
 	test('the same sheet run twice books each row once; the second run says replayed', async () => {
 		const { sandbox } = env;
 		const first = await runInventory(sandbox, sheet, todoByColumns(), {
-			node: V4,
 			executionId: 'run-1',
 		});
 		const second = await runInventory(sandbox, sheet, todoByColumns(), {
-			node: V4,
 			executionId: 'run-2',
 		});
 
@@ -157,14 +161,12 @@ describe('each row once, keyed by columns', () => {
 	test('a row booked before and changed since is refused (409), saying the API keeps the first booking', async () => {
 		const { sandbox } = env;
 		const parameters = todoByColumns('po_number', { name: '={{ $json.task }}' });
-		await runInventory(sandbox, [{ po_number: 'PO-1', asset: 1001, task: 'Tag' }], parameters, {
-			node: V4,
-		});
+		await runInventory(sandbox, [{ po_number: 'PO-1', asset: 1001, task: 'Tag' }], parameters, {});
 		const run = await runInventory(
 			sandbox,
 			[{ po_number: 'PO-1', asset: 1001, task: 'Tag and label' }],
 			parameters,
-			{ node: V4 },
+			{},
 		);
 		expect(runError(run).description).toBe(
 			`The Idempotency-Key ${businessKey('POST', TODO_PATH(1001), 'PO-1')} was already used for a different request. If the key comes from your data (Repeat Protection's Key Columns or Row Key, or the "Idempotency Key" option), this row was booked before with other values and the API keeps that booking: give a distinct action its own key value; if you edited this node and then retried an old execution, run the workflow anew instead.`,
@@ -178,7 +180,7 @@ describe('each row once, keyed by columns', () => {
 			{ po: { number: 'PO-7' }, line: 1, asset: 1001 },
 			{ po: { number: 'PO-7' }, line: 2, asset: 1001 },
 		];
-		const run = await runInventory(sandbox, rows, todoByColumns('po.number, line'), { node: V4 });
+		const run = await runInventory(sandbox, rows, todoByColumns('po.number, line'));
 		expect(keysSent(sandbox)).toEqual([
 			businessKey('POST', TODO_PATH(1001), '["PO-7","1"]'),
 			businessKey('POST', TODO_PATH(1001), '["PO-7","2"]'),
@@ -196,7 +198,7 @@ describe('each row once, keyed by columns', () => {
 			{ po_number: 'PO-1', asset: 1001 },
 			{ po_number: 'PO-1', asset: 1001 },
 		];
-		const run = await runInventory(sandbox, rows, todoByColumns(), { node: V4 });
+		const run = await runInventory(sandbox, rows, todoByColumns());
 		const key = businessKey('POST', TODO_PATH(1001), 'PO-1');
 		expect(keysSent(sandbox)).toEqual([key, key]);
 		expect(sandbox.state().todos).toHaveLength(1);
@@ -218,7 +220,7 @@ describe('each row once, keyed by columns', () => {
 			{ po_number: ' ', asset: 1003 },
 		];
 		const run = await runInventory(sandbox, rows, todoByColumns(), {
-			node: { ...V4, onError: 'continueRegularOutput' },
+			node: { onError: 'continueRegularOutput' },
 		});
 		// Version 4's error item: the message, and details of a row never sent (error-items.test.ts).
 		const neverSent = expect.objectContaining({ fate: 'notSent', idempotencyKey: null });
@@ -236,16 +238,13 @@ describe('each row once, keyed by columns', () => {
 
 describe('one business id across operations (a form submission UUID)', () => {
 	const submission = '0b6c8f6e-3f5e-4c3b-9a51-2f1b2b7d4a99';
-	const purchase = (version: number, keyed: 'columns' | 'option'): WorkflowDefinition => {
-		const keyParameters =
-			keyed === 'columns'
-				? { repeatProtection: 'columns', keyColumns: 'submissionId' }
-				: { options: { idempotencyKey: '={{ $json.submissionId }}' } };
+	const purchase = (): WorkflowDefinition => {
+		const keyParameters = { repeatProtection: 'columns', keyColumns: 'submissionId' };
 		const inventory = (name: string, id: string, parameters: INode['parameters']): INode => ({
 			id,
 			name,
 			type: INVENTORY_TYPE,
-			typeVersion: version,
+			typeVersion: 1,
 			position: [200, 0],
 			parameters,
 			credentials: { inventoryApi: { id: 'cred-1', name: 'Inventory sandbox' } },
@@ -263,12 +262,8 @@ describe('one business id across operations (a form submission UUID)', () => {
 					'todo-node',
 					createTodoParameters({
 						assetId: '={{ $json.asset }}',
-						...(keyed === 'columns'
-							? {
-									repeatProtection: 'expression',
-									rowKey: "={{ $('Items').item.json.submissionId }}",
-								}
-							: { options: { idempotencyKey: "={{ $('Items').item.json.submissionId }}" } }),
+						repeatProtection: 'expression',
+						rowKey: "={{ $('Items').item.json.submissionId }}",
 					}),
 				),
 			],
@@ -280,10 +275,10 @@ describe('one business id across operations (a form submission UUID)', () => {
 	};
 	const credentials = () => ({ baseUrl: env.sandbox.baseUrl, apiToken: TOKENS.fullAccess });
 
-	test('version 4: the acquisition and the to-do get their own keys and both are booked', async () => {
+	test('the acquisition and the to-do get their own keys (a UUID is hashed too) and both are booked', async () => {
 		const { sandbox } = env;
 		// the acquisition's output has no submissionId column: the to-do takes it from the Items node
-		const workflow = purchase(4, 'columns');
+		const workflow = purchase();
 		workflow.nodes[2].parameters.assetId = '={{ $json.asset_id }}';
 		const run = await runWorkflow(workflow, { credentials: credentials() });
 		expect(run.status).toBe('success');
@@ -293,16 +288,6 @@ describe('one business id across operations (a form submission UUID)', () => {
 		]);
 		expect(sandbox.state().todos).toHaveLength(1);
 		expect(sandbox.state().acquisitions).toHaveLength(1);
-	});
-
-	test('version 3 keeps sending a UUID as is: the to-do collides with the acquisition (409), as saved workflows always did', async () => {
-		const { sandbox } = env;
-		const workflow = purchase(3, 'option');
-		workflow.nodes[2].parameters.assetId = '={{ $json.asset_id }}';
-		const run = await runWorkflow(workflow, { credentials: credentials() });
-		expect(keysSent(sandbox)).toEqual([submission, submission]);
-		expect(sandbox.requests().map(({ status }) => status)).toEqual([201, 409]);
-		expect(runError(run).message).toMatch(/409/);
 	});
 });
 
@@ -314,7 +299,7 @@ describe('each row once, keyed by an expression', () => {
 			repeatProtection: 'expression',
 			rowKey: '={{ $json.po_number }}-{{ $json.asset }}',
 		});
-		await runInventory(sandbox, sheet.slice(0, 2), parameters, { node: V4 });
+		await runInventory(sandbox, sheet.slice(0, 2), parameters);
 		expect(keysSent(sandbox)).toEqual([
 			businessKey('POST', TODO_PATH(1001), 'PO-1-1001'),
 			businessKey('POST', TODO_PATH(1002), 'PO-2-1002'),
@@ -337,14 +322,12 @@ describe('only retries of this execution', () => {
 		repeatProtection: 'execution',
 	});
 
-	test("keeps version 3's derived keys: a second execution books the rows again, each run says recorded", async () => {
+	test("keeps the execution's derived keys: a second execution books the rows again, each run says recorded", async () => {
 		const { sandbox } = env;
 		const first = await runInventory(sandbox, sheet.slice(0, 2), parameters, {
-			node: V4,
 			executionId: 'exec-a',
 		});
 		const second = await runInventory(sandbox, sheet.slice(0, 2), parameters, {
-			node: V4,
 			executionId: 'exec-b',
 		});
 		const keys = [
@@ -366,7 +349,7 @@ describe('only retries of this execution', () => {
 	test('a failure after other rows says so; Retry execution replays them and says replayed', async () => {
 		const { sandbox } = env;
 		const rows = [{ asset: 1001 }, { asset: 1002 }, { asset: 999999 }, { asset: 1003 }];
-		const workflow = inventoryWorkflow(rows, parameters, { node: V4 });
+		const workflow = inventoryWorkflow(rows, parameters);
 		const failed = await runWorkflow(workflow, {
 			credentials: { baseUrl: sandbox.baseUrl, apiToken: TOKENS.fullAccess },
 			executionId: 'exec-fail',
@@ -404,37 +387,37 @@ describe('a failure after other rows went through', () => {
 
 	test('keyed once: a new run replays them', async () => {
 		const { sandbox } = env;
-		const run = await runInventory(sandbox, rows, todoByColumns(), { node: V4 });
+		const run = await runInventory(sandbox, rows, todoByColumns());
 		expect(runError(run).description).toMatch(
 			/\n\nBefore this failure, 2 other rows of this run went through \(2 recorded now\): items 0, 1\. They are keyed by your data: Retry execution, or running the workflow again, replays them instead of booking them twice, and sends the rest\.$/,
 		);
-		const again = await runInventory(sandbox, rows, todoByColumns(), { node: V4 });
+		const again = await runInventory(sandbox, rows, todoByColumns());
 		expect(runError(again).description).toMatch(/\(2 replayed, recorded before\): items 0, 1\./);
 		expect(sandbox.state().todos).toHaveLength(2);
 	});
 
-	test('version 1 says it too, with derived keys', async () => {
+	test('keyed per execution, it says so too', async () => {
 		const { sandbox } = env;
 		const run = await runInventory(
 			sandbox,
 			rows,
-			createTodoParameters({ assetId: '={{ $json.asset }}' }),
+			createTodoParameters({ assetId: '={{ $json.asset }}', repeatProtection: 'execution' }),
 		);
 		expect(runError(run).description).toMatch(
-			/\n\nBefore this failure, 2 other rows of this run went through: items 0, 1\. Retry execution replays them and sends the rest; running the workflow again \(or Execute step\) books them again\.$/,
+			/\n\nBefore this failure, 2 other rows of this run went through \(2 recorded now\): items 0, 1\. Retry execution replays them and sends the rest; running the workflow again \(or Execute step\) books them again\.$/,
 		);
 	});
 
-	test('version 3 with the Idempotency Key option: keyed by data', async () => {
+	test('keyed by a Row Key expression: keyed by data', async () => {
 		const { sandbox } = env;
 		const run = await runInventory(
 			sandbox,
 			rows,
 			createTodoParameters({
 				assetId: '={{ $json.asset }}',
-				options: { idempotencyKey: '={{ $json.po_number }}' },
+				repeatProtection: 'expression',
+				rowKey: '={{ $json.po_number }}',
 			}),
-			{ node: { typeVersion: 3 } },
 		);
 		expect(runError(run).description).toMatch(
 			/Before this failure, 2 other rows of this run went through: items 0, 1\. They are keyed by your data/,
@@ -443,7 +426,7 @@ describe('a failure after other rows went through', () => {
 
 	test('the first row failing adds nothing', async () => {
 		const { sandbox } = env;
-		const run = await runInventory(sandbox, [rows[2]], todoByColumns(), { node: V4 });
+		const run = await runInventory(sandbox, [rows[2]], todoByColumns());
 		expect(runError(run).description).not.toMatch(/Before this failure/);
 	});
 });
@@ -451,33 +434,24 @@ describe('a failure after other rows went through', () => {
 describe('an expression typed as fixed text is refused, and nothing is sent', () => {
 	test.each([
 		[
-			'Key Columns (version 4)',
-			V4,
+			'Key Columns',
 			{ repeatProtection: 'columns', keyColumns: '{{ $json.po_number }}' },
 			'Key Columns holds the expression {{ $json.po_number }} as fixed text, so every row would send the same key',
 			'Key Columns takes the names of input columns, not an expression: write po_number there (or drag the column from the input panel onto the field). Nothing was sent to the Inventory API.',
 		],
 		[
-			'Row Key (version 4)',
-			V4,
+			'Row Key',
 			{ repeatProtection: 'expression', rowKey: "{{ $('Form').item.json.id }}" },
 			"Row Key holds the expression {{ $('Form').item.json.id }} as fixed text, so every row would send the same key",
 			`Switch the field to Expression: point at it, choose "Expression" above it, and keep {{ $('Form').item.json.id }} (or drag the column from the input panel onto the field, which makes an expression). Nothing was sent to the Inventory API.`,
 		],
-		[
-			'Options → Idempotency Key (version 3)',
-			{ typeVersion: 3 },
-			{ options: { idempotencyKey: '{{ $json.po_number }}' } },
-			'Idempotency Key holds the expression {{ $json.po_number }} as fixed text, so every row would send the same key',
-			'Switch the field to Expression: point at it, choose "Expression" above it, and keep {{ $json.po_number }} (or drag the column from the input panel onto the field, which makes an expression). Nothing was sent to the Inventory API.',
-		],
-	])('%s', async (_case, node, parameters, message, description) => {
+	])('%s', async (_case, parameters, message, description) => {
 		const { sandbox } = env;
 		const run = await runInventory(
 			sandbox,
 			sheet,
 			createTodoParameters({ assetId: '={{ $json.asset }}', ...parameters }),
-			{ node: { ...node, onError: 'continueRegularOutput' } },
+			{ node: { onError: 'continueRegularOutput' } },
 		);
 		expect(runError(run)).toEqual({ message, description, httpCode: undefined });
 		expect(sandbox.requests()).toEqual([]);
@@ -490,9 +464,9 @@ describe('an expression typed as fixed text is refused, and nothing is sent', ()
 			sheet.slice(0, 1),
 			createTodoParameters({
 				assetId: '={{ $json.asset }}',
-				options: { idempotencyKey: '={{ $json.po_number }}' },
+				repeatProtection: 'expression',
+				rowKey: '={{ $json.po_number }}',
 			}),
-			{ node: { typeVersion: 3 } },
 		);
 		expect(keysSent(sandbox)).toEqual([businessKey('POST', TODO_PATH(1001), 'PO-1')]);
 	});
@@ -502,7 +476,7 @@ describe('where the node cannot tell, it says so', () => {
 	test("n8n's store failing: unknown, with the reason; the rows are still booked", async () => {
 		const { sandbox } = env;
 		deduplicationStore.failWith = new Error('SQLITE_BUSY: database is locked');
-		const run = await runInventory(sandbox, sheet.slice(0, 1), todoByColumns(), { node: V4 });
+		const run = await runInventory(sandbox, sheet.slice(0, 1), todoByColumns());
 		expect(checksOf(run)).toEqual([
 			{
 				outcome: 'unknown',
@@ -524,7 +498,7 @@ describe('where the node cannot tell, it says so', () => {
 				return await original(...args);
 			});
 		try {
-			const run = await runInventory(sandbox, sheet.slice(0, 1), todoByColumns(), { node: V4 });
+			const run = await runInventory(sandbox, sheet.slice(0, 1), todoByColumns());
 			expect(checksOf(run)).toEqual([
 				{ outcome: 'recorded', idempotencyKey: businessKey('POST', TODO_PATH(1001), 'PO-1') },
 			]);
@@ -535,9 +509,9 @@ describe('where the node cannot tell, it says so', () => {
 
 	test('a store that has forgotten older keys: a key it does not hold is unknown, one it holds is replayed', async () => {
 		const { sandbox } = env;
-		await runInventory(sandbox, sheet.slice(0, 1), todoByColumns(), { node: V4 });
+		await runInventory(sandbox, sheet.slice(0, 1), todoByColumns());
 		deduplicationStore.fill('wf-test', 'inventory-node-1', 10_000);
-		const run = await runInventory(sandbox, sheet.slice(0, 2), todoByColumns(), { node: V4 });
+		const run = await runInventory(sandbox, sheet.slice(0, 2), todoByColumns());
 		expect(checksOf(run).map((check) => (check as IDataObject).outcome)).toEqual([
 			'replayed',
 			'unknown',
@@ -549,9 +523,9 @@ describe('where the node cannot tell, it says so', () => {
 
 	test('a Retry of an execution killed while the node ran: what the store does not hold is unknown', async () => {
 		const { sandbox } = env;
-		const workflow = inventoryWorkflow(sheet, todoByColumns(), { node: V4 });
+		const workflow = inventoryWorkflow(sheet, todoByColumns());
 		// the killed execution sent the first row; n8n kept none of its answers
-		await runInventory(sandbox, sheet.slice(0, 1), todoByColumns(), { node: V4 });
+		await runInventory(sandbox, sheet.slice(0, 1), todoByColumns());
 		deduplicationStore.reset();
 		const killed = storedAfterCrash(storedAtStart(workflow), {
 			finished: ['Items'],

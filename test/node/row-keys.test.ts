@@ -13,8 +13,6 @@ import { INVENTORY_TYPE, itemsNode, nodeOutput, runWorkflow } from '../harness/e
 import { keysSent, runInventory, useSandbox } from './util';
 
 const env = useSandbox();
-const V4 = { typeVersion: 4 };
-
 /** The key of po_number 1001, line 2 on an acquisition of asset 1001 (pinned in unit/row-keys.test.ts). */
 const PO_1001_LINE_2 = '49492d4d-2eda-517b-aa37-0f4d036eaa0e';
 /** The key of po_number 1001, line 3 there. */
@@ -61,9 +59,12 @@ const ROWS: Record<string, IDataObject[]> = {
 describe('the same rows read by any tool send the same keys', () => {
 	test.each(Object.keys(ROWS))('keyed by po_number, line: rows from %s', async (tool) => {
 		const { sandbox } = env;
-		const run = await runInventory(sandbox, ROWS[tool], acquisitionByColumns('po_number, line'), {
-			node: V4,
-		});
+		const run = await runInventory(
+			sandbox,
+			ROWS[tool],
+			acquisitionByColumns('po_number, line'),
+			{},
+		);
 		expect(run.status).toBe('success');
 		expect(keysSent(sandbox)).toEqual([PO_1001_LINE_2, PO_1001_LINE_3]);
 	});
@@ -72,14 +73,13 @@ describe('the same rows read by any tool send the same keys', () => {
 		const { sandbox } = env;
 		const parameters = acquisitionByColumns(' po_number , line ');
 		const sheets = await runInventory(sandbox, ROWS['Google Sheets (numbers)'], parameters, {
-			node: V4,
 			executionId: 'sheets',
 		});
 		const csv = await runInventory(
 			sandbox,
 			ROWS['Excel\'s "CSV UTF-8" (a byte order mark before the first name)'],
 			parameters,
-			{ node: V4, executionId: 'csv' },
+			{ executionId: 'csv' },
 		);
 		expect(sandbox.requests().map(({ key, replayed }) => [key, replayed])).toEqual([
 			[PO_1001_LINE_2, false],
@@ -103,7 +103,7 @@ describe('the same rows read by any tool send the same keys', () => {
 				{ po_number: '1001.0' },
 			],
 			acquisitionByColumns('po_number'),
-			{ node: V4 },
+			{},
 		);
 		expect(keysSent(sandbox)).toEqual([PO_1001, PO_1001, PO_1001, PO_1001]);
 		expect(sandbox.state().acquisitions).toHaveLength(1);
@@ -113,7 +113,7 @@ describe('the same rows read by any tool send the same keys', () => {
 			sandbox,
 			[{ po_number: '007' }, { po_number: 7 }],
 			acquisitionByColumns('po_number'),
-			{ node: V4 },
+			{},
 		);
 		const [zeros, seven] = keysSent(sandbox);
 		expect(zeros).not.toBe(seven);
@@ -128,9 +128,7 @@ describe('the same rows read by any tool send the same keys', () => {
 			repeatProtection: 'expression',
 			rowKey: '={{ $json.po_number }}',
 		});
-		await runInventory(sandbox, [{ po_number: 1001 }, { po_number: ' 1001.00 ' }], parameters, {
-			node: V4,
-		});
+		await runInventory(sandbox, [{ po_number: 1001 }, { po_number: ' 1001.00 ' }], parameters, {});
 		expect(keysSent(sandbox)).toEqual([PO_1001, PO_1001]);
 	});
 });
@@ -142,7 +140,7 @@ describe('a key column the row lacks', () => {
 			sandbox,
 			[{ '\ufeffpo': '1001', line: '2' }, { po_number: '\u200b' }],
 			acquisitionByColumns('po_number'),
-			{ node: { ...V4, onError: 'continueRegularOutput' } },
+			{ node: { onError: 'continueRegularOutput' } },
 		);
 		expect(outputJson(run).map(({ error }) => error)).toEqual([
 			'Key column "po_number" is missing from this row (this row\'s columns are "\\uFEFFpo", "line"): Key Columns names columns of this node\'s input. For a column of an earlier node, choose Repeat Protection "Each Row Once, Keyed by an Expression" and set Row Key to {{ $(\'Node name\').item.json.po_number }} with the name of the node that has it [item 0]',
@@ -157,7 +155,7 @@ describe('a key column the row lacks', () => {
 			sandbox,
 			[{ '\ufeffpo_number': '1001', 'po_number\u00a0': '1002' }],
 			acquisitionByColumns('po_number'),
-			{ node: V4 },
+			{},
 		);
 		expect(run.data.resultData.error?.message).toBe(
 			'Key column "po_number" matches several columns of this row: "\\uFEFFpo_number", "po_number\\u00A0". Rename one of them in an earlier node, or key the row by an expression (Repeat Protection "Each Row Once, Keyed by an Expression") [item 0]',
@@ -176,7 +174,7 @@ describe('a key column the row lacks', () => {
 				repeatProtection: 'expression',
 				rowKey: '={{ $json.po }}',
 			}),
-			{ node: V4 },
+			{},
 		);
 		expect(run.data.resultData.error?.message).toBe(
 			'Row Key is empty for this row ("\\u200B"): the row has nothing to be keyed by [item 0]',
@@ -190,7 +188,7 @@ describe('a key column the row lacks', () => {
 			sandbox,
 			[{ 'PO Number': '1001' }],
 			acquisitionByColumns('po_number'),
-			{ node: V4 },
+			{},
 		);
 		expect(run.data.resultData.error?.message).toBe(
 			'Key column "po_number" is missing from this row, which has the column "PO Number": write PO Number in Key Columns, as the column is spelled [item 0]',

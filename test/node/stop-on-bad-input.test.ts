@@ -65,7 +65,7 @@ describe('On Error: Stop Workflow (the default)', () => {
 		const { sandbox } = env;
 		const bad = [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14];
 		const run = await runInventory(sandbox, sheet(bad, 14), parameters, {
-			node: { typeVersion: 4 },
+			node: {},
 		});
 		expect(stopError(run)).toEqual({
 			message: `Nothing was sent: 12 of 14 items failed their checks. The first: ${refused(2)}`,
@@ -78,7 +78,7 @@ describe('On Error: Stop Workflow (the default)', () => {
 	test('a row of its own (one item, as an agent tool calls it) keeps its own error', async () => {
 		const { sandbox } = env;
 		const run = await runInventory(sandbox, sheet([1], 1), parameters, {
-			node: { typeVersion: 4 },
+			node: {},
 		});
 		const error = run.data.resultData.error as unknown as IDataObject;
 		expect([error.message, error.description]).toEqual([
@@ -92,9 +92,9 @@ describe('On Error: Stop Workflow (the default)', () => {
 		const { sandbox } = env;
 		// Row 3 is assigned to 501, a person, not an organization user: the API refuses it (422).
 		const rows = sheet([]).map((row, index) => (index === 2 ? { ...row, assignee: 501 } : row));
-		const run = await runInventory(sandbox, rows, parameters, { node: { typeVersion: 4 } });
+		const run = await runInventory(sandbox, rows, parameters);
 		expect(run.status).toBe('error');
-		expect(sent(sandbox).map(({ body }) => body.name)).toEqual([
+		expect(sent(sandbox).map(({ body }) => (body as { name: string }).name)).toEqual([
 			'Tag laptop 1',
 			'Tag laptop 2',
 			'Tag laptop 3',
@@ -132,7 +132,7 @@ describe('On Error: Continue', () => {
 	test('regular output: the good rows go, the bad row is an error item in its place', async () => {
 		const { sandbox } = env;
 		const run = await runInventory(sandbox, sheet([5]), parameters, {
-			node: { typeVersion: 4, onError: 'continueRegularOutput' },
+			node: { onError: 'continueRegularOutput' },
 		});
 		expect(run.status).toBe('success');
 		const output = nodeOutput(run, 'Inventory');
@@ -149,7 +149,7 @@ describe('On Error: Continue', () => {
 		const { sandbox } = env;
 		const rows = sheet([5]);
 		const run = await runInventory(sandbox, rows, parameters, {
-			node: { typeVersion: 4, onError: 'continueErrorOutput' },
+			node: { onError: 'continueErrorOutput' },
 		});
 		expect(run.status).toBe('success');
 		expect(created(nodeOutput(run, 'Inventory', 0))).toEqual(

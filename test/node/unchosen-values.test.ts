@@ -46,7 +46,7 @@ const runSheetRows = (rows: IDataObject[], parameters: INode['parameters'] = {})
 			licenseCount: '={{ $json.seats }}',
 			...parameters,
 		}),
-		{ node: { typeVersion: 4 } },
+		{},
 	);
 
 describe('Update Billing: a required value not chosen refuses the item, and nothing is sent', () => {
@@ -181,7 +181,7 @@ describe('an amount or count added to Additional Fields and left empty is not se
 					paymentPlan: { plan: { payment: 50, billingFrequency: 'monthly', numberOfPayments: '' } },
 				},
 			},
-			{ node: { typeVersion: 4 } },
+			{},
 		);
 		expect(sent(sandbox).map(({ body }) => body)).toEqual([
 			{

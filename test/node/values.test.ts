@@ -328,7 +328,7 @@ describe('custom field pairs, each sent as its Type says', () => {
 				]),
 				repeatProtection: 'execution',
 			},
-			{ node: { typeVersion: 4, onError: 'continueRegularOutput' } },
+			{ node: { onError: 'continueRegularOutput' } },
 		);
 		// The text field takes the lease number; the choice field asks for its option ID as a number.
 		expect(bodies().map(({ body }) => (body as IDataObject).field_values)).toEqual([

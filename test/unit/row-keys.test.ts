@@ -23,7 +23,6 @@ const acquisitionKey = (businessId: string) =>
 			inProcessToolCall: false,
 		},
 		{ method: 'POST', path: '/api/v1/assets/1001/acquisitions', body: {} },
-		{ uuidAsIs: false },
 	);
 
 describe('a value as the text of its key', () => {

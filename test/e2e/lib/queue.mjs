@@ -211,7 +211,7 @@ function webhookWorkflow({ id, name, path: webhookPath, webhookId, businessKey, 
 				name: 'Create To-Do',
 				position: [440, 0],
 				// Node version 4: Repeat Protection "Each Row Once, Keyed by Columns" by `orderId`.
-				...(keyedOnce ? { typeVersion: 4 } : {}),
+				...(keyedOnce ? {} : {}),
 				parameters: {
 					resource: 'asset',
 					operation: 'createTodo',
