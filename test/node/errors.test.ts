@@ -10,7 +10,7 @@ import {
 import { nodeOutput } from '../harness/engine';
 import { transportErrors } from './package-modules';
 
-import { runError, runInventory, useSandbox } from './util';
+import { keysSent, runError, runInventory, useSandbox } from './util';
 
 const env = useSandbox();
 
@@ -226,10 +226,10 @@ describe('API errors become NodeApiErrors a user can act on', () => {
 
 	test('409 for a reused key explains what to do', async () => {
 		const { sandbox } = env;
-		const key = randomUUID();
-		const options = { idempotencyKey: key };
-		await runInventory(sandbox, [{}], { ...createTodo, options });
-		const run = await runInventory(sandbox, [{}], { ...createTodo, name: 'Other name', options });
+		const keyed = { repeatProtection: 'expression', rowKey: randomUUID() };
+		await runInventory(sandbox, [{}], { ...createTodo, ...keyed });
+		const run = await runInventory(sandbox, [{}], { ...createTodo, ...keyed, name: 'Other name' });
+		const [key] = keysSent(sandbox);
 		expect(runError(run)).toEqual({
 			message: expect.stringMatching(/^The Inventory API refused the change \(409\): .*key/i),
 			description: expect.stringContaining(
@@ -250,28 +250,25 @@ describe('API errors become NodeApiErrors a user can act on', () => {
 			message:
 				'The Inventory API rate limit was reached (429) and persisted after 2 retries [item 0]',
 			description:
-				"Lower the node's Concurrency option or raise Max Retries / Max Retry Wait in its options. The API asked to wait 1 s.",
+				"Lower the node's Max Concurrency option or raise Max Retries / Max Retry Wait in its options. The API asked to wait 1 s.",
 			httpCode: '429',
 		});
 		expect(sandbox.requests().map(({ status }) => status)).toEqual([429, 429, 429]);
 	});
 
 	test.each([
-		['version 3 with automatic concurrency names Max Concurrency', 3, {}, 'Max Concurrency'],
-		['version 3 with a fixed Concurrency names Concurrency', 3, { concurrency: 2 }, 'Concurrency'],
-		['version 2 names Concurrency', 2, {}, 'Concurrency'],
-	])('429 advice in %s', async (_case, typeVersion, options, option) => {
+		['automatic concurrency names Max Concurrency', {}, 'Max Concurrency'],
+		['a fixed Concurrency names Concurrency', { concurrency: 2 }, 'Concurrency'],
+	])('429 advice with %s', async (_case, options, option) => {
 		const { sandbox } = env;
 		sandbox.setFaults({
 			rateLimit: { requests: 0, windowMs: 600_000, retryAfterSeconds: 1 },
 			maxFaultsPerKey: 10,
 		});
-		const run = await runInventory(
-			sandbox,
-			[{}],
-			{ ...createTodo, options: { ...options, maxRetries: 0 } },
-			{ node: { typeVersion } },
-		);
+		const run = await runInventory(sandbox, [{}], {
+			...createTodo,
+			options: { ...options, maxRetries: 0 },
+		});
 		expect(runError(run).description).toBe(
 			`Lower the node's ${option} option or raise Max Retries / Max Retry Wait in its options. The API asked to wait 1 s.`,
 		);
@@ -373,7 +370,10 @@ describe('On Error settings', () => {
 			],
 		);
 		expect(output[1]).toEqual({
-			json: { error: "Asset 1901 was not found in this token's organization (404) [item 1]" },
+			json: {
+				error: "Asset 1901 was not found in this token's organization (404) [item 1]",
+				details: expect.objectContaining({ status: 404, fate: 'rejected' }) as unknown,
+			},
 			pairedItem: { item: 1 },
 		});
 		expect(sandbox.state().todos.map(({ asset_id }) => asset_id)).toEqual([1001, 1002]);
@@ -394,9 +394,9 @@ describe('On Error settings', () => {
 		expect(errors[0].json.asset).toBe(1901);
 	});
 
-	test('Stop Workflow: the first failure stops the node with that item named', async () => {
+	test('Stop Workflow: the first failure stops the node with that item named (Concurrency 1: nothing after it is sent)', async () => {
 		const { sandbox } = env;
-		const run = await runInventory(sandbox, items, parameters);
+		const run = await runInventory(sandbox, items, { ...parameters, options: { concurrency: 1 } });
 		expect(run.status).toBe('error');
 		expect(runError(run).message).toBe(
 			"Asset 1901 was not found in this token's organization (404) [item 1]",

@@ -89,7 +89,7 @@ describe('derived keys', () => {
 					type: INVENTORY_TYPE,
 					typeVersion: 1,
 					position: [200, 0],
-					parameters: createTodo,
+					parameters: { ...createTodo, repeatProtection: 'execution' },
 					credentials: { inventoryApi: { id: 'cred-1', name: 'Inventory sandbox' } },
 				},
 			],
@@ -392,20 +392,21 @@ describe('Retry of an execution killed while the node ran', () => {
 	});
 });
 
-describe('the Idempotency Key option', () => {
-	test('sends a UUID as is', async () => {
+describe('a Row Key: the business id of a row', () => {
+	const byRowKey = (rowKey: string) => ({ ...createTodo, repeatProtection: 'expression', rowKey });
+
+	test('a UUID is made into a key with the operation and record too, as any other id', async () => {
 		const { sandbox } = env;
 		const key = randomUUID();
-		await runInventory(sandbox, [{ asset: 1001 }], {
-			...createTodo,
-			options: { idempotencyKey: key.toUpperCase() },
-		});
-		expect(keysSent(sandbox)).toEqual([key]);
+		await runInventory(sandbox, [{ asset: 1001 }], byRowKey(key));
+		expect(keysSent(sandbox)).toEqual([
+			uuidV5(`business\nPOST\n/api/v1/assets/1001/todos\n${key}`),
+		]);
 	});
 
 	test('turns a business id into a key per operation and record: same id, same action, once', async () => {
 		const { sandbox } = env;
-		const parameters = { ...createTodo, options: { idempotencyKey: '={{ $json.submission }}' } };
+		const parameters = byRowKey('={{ $json.submission }}');
 		const items = [
 			{ asset: 1001, submission: 'form-7781' },
 			{ asset: 1002, submission: 'form-7781' },
@@ -420,7 +421,8 @@ describe('the Idempotency Key option', () => {
 				operation: 'recordAcquisition',
 				assetId: '={{ $json.asset }}',
 				eventTypeId: '301',
-				options: { idempotencyKey: '={{ $json.submission }}' },
+				repeatProtection: 'expression',
+				rowKey: '={{ $json.submission }}',
 			},
 			{ executionId: 'exec-3' },
 		);
@@ -440,27 +442,25 @@ describe('the Idempotency Key option', () => {
 		expect(sandbox.state().acquisitions).toHaveLength(1);
 	});
 
-	test('a value that is not text fails its item with the field named, and nothing is sent', async () => {
+	test('an object is taken as its JSON text', async () => {
 		const { sandbox } = env;
-		const run = await runInventory(sandbox, [{ asset: 1001, submission: { id: 7 } }], {
-			...createTodo,
-			options: { idempotencyKey: '={{ $json.submission }}' },
-		});
-		expect(runError(run)).toEqual({
-			message: 'Idempotency Key must be text, got an object [item 0]',
-			description:
-				'Parameter "idempotencyKey". Nothing was sent to the Inventory API for this item.',
-			httpCode: undefined,
-		});
-		expect(sandbox.requests()).toEqual([]);
+		await runInventory(
+			sandbox,
+			[{ asset: 1001, submission: { id: 7 } }],
+			byRowKey('={{ $json.submission }}'),
+		);
+		expect(keysSent(sandbox)).toEqual([
+			uuidV5('business\nPOST\n/api/v1/assets/1001/todos\n{"id":7}'),
+		]);
 	});
 
 	test('a number is taken as its text', async () => {
 		const { sandbox } = env;
-		await runInventory(sandbox, [{ asset: 1001, submission: 4711 }], {
-			...createTodo,
-			options: { idempotencyKey: '={{ $json.submission }}' },
-		});
+		await runInventory(
+			sandbox,
+			[{ asset: 1001, submission: 4711 }],
+			byRowKey('={{ $json.submission }}'),
+		);
 		expect(keysSent(sandbox)).toEqual([uuidV5('business\nPOST\n/api/v1/assets/1001/todos\n4711')]);
 	});
 });

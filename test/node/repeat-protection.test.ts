@@ -420,7 +420,7 @@ describe('a failure after other rows went through', () => {
 			}),
 		);
 		expect(runError(run).description).toMatch(
-			/Before this failure, 2 other rows of this run went through: items 0, 1\. They are keyed by your data/,
+			/Before this failure, 2 other rows of this run went through \(2 recorded now\): items 0, 1\. They are keyed by your data/,
 		);
 	});
 
