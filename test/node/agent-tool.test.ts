@@ -218,25 +218,22 @@ describe('tool calls through engine requests (AI Agent 3.x at the top of a workf
 		]);
 	});
 
-	test.each([1])(
-		"run %i: a call with bad input returns a short error naming the field (the error item's details stay out) and sends nothing",
-		async () => {
-			const run = await runAgent(ENGINE_AGENT_TYPE, [acquire('call_bad', 1004, 189.999)]);
-			expect(run.status).toBe('success');
-			expect(agentItems(run)).toEqual([
-				{
-					toolCallId: 'call_bad',
-					result: [
-						{
-							error:
-								"Price must have at most two decimal places, got 189.999: round it in the expression, e.g. {{ Math.round(($fromAI('price', 'Price, two decimals', 'number')) * 100) / 100 }} (gives 190) [item 0]",
-						},
-					],
-				},
-			]);
-			expect(env.sandbox.requests()).toEqual([]);
-		},
-	);
+	test("a call with bad input returns a short error naming the field (the error item's details stay out) and sends nothing", async () => {
+		const run = await runAgent(ENGINE_AGENT_TYPE, [acquire('call_bad', 1004, 189.999)]);
+		expect(run.status).toBe('success');
+		expect(agentItems(run)).toEqual([
+			{
+				toolCallId: 'call_bad',
+				result: [
+					{
+						error:
+							"Price must have at most two decimal places, got 189.999: round it in the expression, e.g. {{ Math.round(($fromAI('price', 'Price, two decimals', 'number')) * 100) / 100 }} (gives 190) [item 0]",
+					},
+				],
+			},
+		]);
+		expect(env.sandbox.requests()).toEqual([]);
+	});
 
 	test('Retry On Fail reruns the call with the same run index, so with the same key', async () => {
 		failFreshKeysOnce();

@@ -1,5 +1,5 @@
 /**
- * Values as people give them, read the same in every node version: amounts computed in an
+ * Values as people give them, read the same way: amounts computed in an
  * expression, choices by name or value in any letter case, the booleans sheets and forms write,
  * dates and times with a space, empty cells; and custom field pairs sent as their Type says. Each
  * value comes from an item through an expression; the test asserts the exact request bodies sent.
@@ -11,22 +11,16 @@ import { nodeOutput } from '../harness/engine';
 import { runInventory, useSandbox } from './util';
 
 const env = useSandbox();
-const VERSIONS = [1, 2, 3, 4];
-
 const bodies = () => env.sandbox.requests().map(({ path, body }) => ({ path, body }));
 
 async function run(
-	version: number,
 	items: IDataObject[],
 	parameters: INodeParameters,
 	timezone = 'America/New_York',
 ) {
-	// Version 4's Repeat Protection keys by columns by default: these rows key by execution, as before.
-	const keyed = version >= 4 ? { ...parameters, repeatProtection: 'execution' } : parameters;
-	const result = await runInventory(env.sandbox, items, keyed, {
-		node: { typeVersion: version },
-		settings: { timezone },
-	});
+	// These rows are keyed by execution: what they test is how values are read.
+	const keyed = { ...parameters, repeatProtection: 'execution' };
+	const result = await runInventory(env.sandbox, items, keyed, { settings: { timezone } });
 	expect(result.status).toBe('success');
 	expect(nodeOutput(result, 'Inventory')).toHaveLength(items.length);
 	return result;
@@ -43,10 +37,9 @@ const billing = (parameters: INodeParameters): INodeParameters => ({
 	...parameters,
 });
 
-describe.each(VERSIONS)('version %i', (version) => {
+describe('values as expressions and sheets give them', () => {
 	test('amounts within floating-point noise of a cent are that cent', async () => {
 		await run(
-			version,
 			[
 				{ a: 0.1, b: 0.2 },
 				{ a: 12.5, b: 1.1 },
@@ -67,7 +60,7 @@ describe.each(VERSIONS)('version %i', (version) => {
 			{ model: 'LUMP SUM', frequency: 'quarterly' },
 			{ model: 'lump-sum', frequency: 'upfront' },
 		];
-		await run(version, items, {
+		await run(items, {
 			...billing({}),
 			priceModel: '={{ $json.model }}',
 			billingFrequency: '={{ $json.frequency }}',
@@ -81,7 +74,7 @@ describe.each(VERSIONS)('version %i', (version) => {
 	});
 
 	test('Per License by its name sends per_license with the license count it requires', async () => {
-		await run(version, [{ model: 'Per License' }, { model: 'per_license' }], {
+		await run([{ model: 'Per License' }, { model: 'per_license' }], {
 			...billing({}),
 			subscriptionId: '={{ [2002, 2005][$itemIndex] }}',
 			priceModel: '={{ $json.model }}',
@@ -96,7 +89,6 @@ describe.each(VERSIONS)('version %i', (version) => {
 	test('booleans as sheets and forms write them; an empty cell leaves the field out', async () => {
 		const values = ['TRUE', 'False', 'yes', 'No', '1', 0, ' true ', ''];
 		await run(
-			version,
 			values.map((done) => ({ done })),
 			{
 				resource: 'asset',
@@ -123,10 +115,9 @@ describe.each(VERSIONS)('version %i', (version) => {
 			eventTypeId: '301',
 			additionalFields: { eventDate: '={{ $json.at }}' },
 		};
-		await run(version, [{ at: '2026-01-15 10:00' }, { at: '2026-07-15 10:00:30' }], acquisition);
-		await run(version, [{ at: '2026-01-16 09:15' }], acquisition, 'Europe/Berlin');
+		await run([{ at: '2026-01-15 10:00' }, { at: '2026-07-15 10:00:30' }], acquisition);
+		await run([{ at: '2026-01-16 09:15' }], acquisition, 'Europe/Berlin');
 		await run(
-			version,
 			[{ due: '2026-11-20 10:00' }, { due: '2026-11-20 23:30' }],
 			{
 				resource: 'asset',
@@ -169,99 +160,92 @@ const dueOn = (options: INodeParameters = {}): INodeParameters => ({
 
 const sentField = (field: string) => bodies().map(({ body }) => (body as IDataObject)[field]);
 
-describe.each(VERSIONS)(
-	'version %i: dates, serial days and numbers as sheets write them',
-	(version) => {
-		test("dates with one reading, with or without a time of day, in the workflow's time zone", async () => {
-			const values = [
-				...SHEET_DATES.map(([at]) => at),
-				'2026-11-20 2:30 pm',
-				// Intl's date and time, with a no-break space and a narrow no-break space, spaces around
-				' 11/20/2026\u00a02:30\u202fPM ',
-				// The same day either way
-				'07/07/2026 12:00 AM',
-			];
-			await run(
-				version,
-				values.map((at) => ({ at })),
-				acquiredAt(),
-			);
-			expect(sentField('event_date')).toEqual([
-				// New York is at -05:00 on every day of SHEET_DATES (November, January)
-				...SHEET_DATES.map(([, wallClock]) => `${wallClock}-05:00`),
-				'2026-11-20T14:30:00-05:00',
-				'2026-11-20T14:30:00-05:00',
-				'2026-07-07T00:00:00-04:00',
-			]);
-		});
+describe('dates, serial days and numbers as sheets write them', () => {
+	test("dates with one reading, with or without a time of day, in the workflow's time zone", async () => {
+		const values = [
+			...SHEET_DATES.map(([at]) => at),
+			'2026-11-20 2:30 pm',
+			// Intl's date and time, with a no-break space and a narrow no-break space, spaces around
+			' 11/20/2026\u00a02:30\u202fPM ',
+			// The same day either way
+			'07/07/2026 12:00 AM',
+		];
+		await run(
+			values.map((at) => ({ at })),
+			acquiredAt(),
+		);
+		expect(sentField('event_date')).toEqual([
+			// New York is at -05:00 on every day of SHEET_DATES (November, January)
+			...SHEET_DATES.map(([, wallClock]) => `${wallClock}-05:00`),
+			'2026-11-20T14:30:00-05:00',
+			'2026-11-20T14:30:00-05:00',
+			'2026-07-07T00:00:00-04:00',
+		]);
+	});
 
-		test('serial day numbers (fraction: the time of day, on the wall clock) and Unix times', async () => {
-			const values = [
-				46346,
-				46346.604166666664,
-				'46346',
-				// 2026-07-15 10:00 in Berlin, summer time
-				46218.416666666664,
-				1768471200,
-				1768471200000,
-				'1768471200.5',
-			];
-			await run(
-				version,
-				values.map((at) => ({ at })),
-				acquiredAt(),
-				'Europe/Berlin',
-			);
-			await run(version, [{ due: 46346 }, { due: 46346.99 }], dueOn(), 'Pacific/Auckland');
-			expect(sentField('event_date').slice(0, values.length)).toEqual([
-				'2026-11-20T00:00:00+01:00',
-				'2026-11-20T14:30:00+01:00',
-				'2026-11-20T00:00:00+01:00',
-				'2026-07-15T10:00:00+02:00',
-				'2026-01-15T11:00:00+01:00',
-				'2026-01-15T11:00:00+01:00',
-				'2026-01-15T11:00:00+01:00',
-			]);
-			expect(sentField('due_date').slice(values.length)).toEqual(['2026-11-20', '2026-11-20']);
-		});
+	test('serial day numbers (fraction: the time of day, on the wall clock) and Unix times', async () => {
+		const values = [
+			46346,
+			46346.604166666664,
+			'46346',
+			// 2026-07-15 10:00 in Berlin, summer time
+			46218.416666666664,
+			1768471200,
+			1768471200000,
+			'1768471200.5',
+		];
+		await run(
+			values.map((at) => ({ at })),
+			acquiredAt(),
+			'Europe/Berlin',
+		);
+		await run([{ due: 46346 }, { due: 46346.99 }], dueOn(), 'Pacific/Auckland');
+		expect(sentField('event_date').slice(0, values.length)).toEqual([
+			'2026-11-20T00:00:00+01:00',
+			'2026-11-20T14:30:00+01:00',
+			'2026-11-20T00:00:00+01:00',
+			'2026-07-15T10:00:00+02:00',
+			'2026-01-15T11:00:00+01:00',
+			'2026-01-15T11:00:00+01:00',
+			'2026-01-15T11:00:00+01:00',
+		]);
+		expect(sentField('due_date').slice(values.length)).toEqual(['2026-11-20', '2026-11-20']);
+	});
 
-		test('Options → Date Order reads every date whose day and month could be either', async () => {
-			const items = [{ at: '04/05/2026' }, { at: '4.5.2026 10:00' }, { at: '20/11/2026' }];
-			await run(version, items, acquiredAt({ dateOrder: 'dayFirst' }));
-			await run(
-				version,
-				[{ at: '04/05/2026' }, { at: '11/20/2026' }],
-				acquiredAt({ dateOrder: 'monthFirst' }, 1011),
-			);
-			expect(sentField('event_date')).toEqual([
-				'2026-05-04T00:00:00-04:00',
-				'2026-05-04T10:00:00-04:00',
-				'2026-11-20T00:00:00-05:00',
-				'2026-04-05T00:00:00-04:00',
-				'2026-11-20T00:00:00-05:00',
-			]);
-		});
+	test('Options → Date Order reads every date whose day and month could be either', async () => {
+		const items = [{ at: '04/05/2026' }, { at: '4.5.2026 10:00' }, { at: '20/11/2026' }];
+		await run(items, acquiredAt({ dateOrder: 'dayFirst' }));
+		await run(
+			[{ at: '04/05/2026' }, { at: '11/20/2026' }],
+			acquiredAt({ dateOrder: 'monthFirst' }, 1011),
+		);
+		expect(sentField('event_date')).toEqual([
+			'2026-05-04T00:00:00-04:00',
+			'2026-05-04T10:00:00-04:00',
+			'2026-11-20T00:00:00-05:00',
+			'2026-04-05T00:00:00-04:00',
+			'2026-11-20T00:00:00-05:00',
+		]);
+	});
 
-		test('amounts and counts with thousands separators, a decimal comma, a currency sign, spaces around', async () => {
-			const costs = SHEET_AMOUNTS.map(([cost]) => cost);
-			await run(
-				version,
-				costs.map((cost) => ({ cost, seats: '1,200' })),
-				billing({
-					subscriptionId: '={{ [2002, 2005][$itemIndex % 2] }}',
-					priceModel: 'per_license',
-					cost: '={{ $json.cost }}',
-					licenseCount: '={{ $json.seats }}',
-				}),
-			);
-			expect(sentField('cost')).toEqual(SHEET_AMOUNTS.map(([, amount]) => amount));
-			expect(sentField('license_count')).toEqual(costs.map(() => 1200));
-		});
-	},
-);
+	test('amounts and counts with thousands separators, a decimal comma, a currency sign, spaces around', async () => {
+		const costs = SHEET_AMOUNTS.map(([cost]) => cost);
+		await run(
+			costs.map((cost) => ({ cost, seats: '1,200' })),
+			billing({
+				subscriptionId: '={{ [2002, 2005][$itemIndex % 2] }}',
+				priceModel: 'per_license',
+				cost: '={{ $json.cost }}',
+				licenseCount: '={{ $json.seats }}',
+			}),
+		);
+		expect(sentField('cost')).toEqual(SHEET_AMOUNTS.map(([, amount]) => amount));
+		expect(sentField('license_count')).toEqual(costs.map(() => 1200));
+	});
+});
 
 test('a Number custom field written with a thousands separator and a decimal comma', async () => {
-	await run(4, [{ rate: '4,5' }, { rate: '1.249,50' }, { rate: '1 249' }], {
+	await run([{ rate: '4,5' }, { rate: '1.249,50' }, { rate: '1 249' }], {
 		resource: 'asset',
 		operation: 'recordAcquisition',
 		assetId: '={{ 1001 + $itemIndex }}',
@@ -283,41 +267,33 @@ describe('custom field pairs, each sent as its Type says', () => {
 		additionalFields: { fieldValues: { values: pairs } } as INodeParameters,
 	});
 
-	test.each([1, 2, 3])(
-		'version %i: a pair without a Type is read as before (a number, true or false as such)',
-		async (version) => {
-			await run(
-				version,
-				[{}],
-				lease([
-					{ fieldId: '401', value: '004512' },
-					{ fieldId: '402', value: '4021' },
-				]),
-			);
-			expect(bodies().map(({ body }) => (body as IDataObject).field_values)).toEqual([
-				{ '401': '004512', '402': 4021 },
-			]);
-		},
-	);
+	test('a pair typed Auto-Detect sends a number, true or false as such, other text as text', async () => {
+		await run(
+			[{}],
+			lease([
+				{ fieldId: '401', type: 'auto', value: '004512' },
+				{ fieldId: '402', type: 'auto', value: '4021' },
+			]),
+		);
+		expect(bodies().map(({ body }) => (body as IDataObject).field_values)).toEqual([
+			{ '401': '004512', '402': 4021 },
+		]);
+	});
 
-	test.each(VERSIONS)(
-		'version %i: a lease number typed String stays text; an option ID typed Number is a number',
-		async (version) => {
-			await run(
-				version,
-				[{ lease: 12345, company: '4022' }],
-				lease([
-					{ fieldId: '401', type: 'string', value: '={{ $json.lease }}' },
-					{ fieldId: '402', type: 'number', value: '={{ $json.company }}' },
-				]),
-			);
-			expect(bodies().map(({ body }) => (body as IDataObject).field_values)).toEqual([
-				{ '401': '12345', '402': 4022 },
-			]);
-		},
-	);
+	test('a lease number typed String stays text; an option ID typed Number is a number', async () => {
+		await run(
+			[{ lease: 12345, company: '4022' }],
+			lease([
+				{ fieldId: '401', type: 'string', value: '={{ $json.lease }}' },
+				{ fieldId: '402', type: 'number', value: '={{ $json.company }}' },
+			]),
+		);
+		expect(bodies().map(({ body }) => (body as IDataObject).field_values)).toEqual([
+			{ '401': '12345', '402': 4022 },
+		]);
+	});
 
-	test('version 4: a pair without a Type is sent as text, exactly as typed', async () => {
+	test('a pair without a Type is sent as text, exactly as typed', async () => {
 		const result = await runInventory(
 			env.sandbox,
 			[{}],
@@ -338,7 +314,7 @@ describe('custom field pairs, each sent as its Type says', () => {
 	});
 
 	test('Boolean and Array pairs: the words sheets write, a JSON list of option IDs', async () => {
-		await run(4, [{ insured: 'Yes' }], {
+		await run([{ insured: 'Yes' }], {
 			resource: 'asset',
 			operation: 'recordAcquisition',
 			assetId: '1001',
@@ -352,7 +328,7 @@ describe('custom field pairs, each sent as its Type says', () => {
 				},
 			},
 		});
-		await run(4, [{}], {
+		await run([{}], {
 			resource: 'asset',
 			operation: 'recordAcquisition',
 			assetId: '1002',
