@@ -51,7 +51,7 @@ const ACTIONS = TODOS + ACQUISITIONS + BILLINGS;
  * most three retries.
  */
 const MAX_RETRIES = 10;
-/** A number: that fixed concurrency (node version 1); 'automatic': version 3's automatic concurrency. */
+/** A number: that fixed concurrency (the Concurrency option); 'automatic': the node finds it (Max Concurrency). */
 type Sending = number | 'automatic';
 const nodeOptions = (sending: Sending) => ({
 	...(sending === 'automatic' ? {} : { concurrency: sending }),
@@ -191,11 +191,9 @@ function dealIntake(count: number): Intake[] {
 }
 
 const mixedWorkflow = (sending: Sending, intake: Intake = allIntake) => {
-	const node = sending === 'automatic' ? { typeVersion: 3 } : undefined;
 	return branchesWorkflow([
 		{
 			name: 'Create To-dos',
-			node,
 			items: intake.todos,
 			parameters: createTodoParameters({
 				assetId: '={{ $json.assetId }}',
@@ -205,7 +203,6 @@ const mixedWorkflow = (sending: Sending, intake: Intake = allIntake) => {
 		},
 		{
 			name: 'Record Acquisitions',
-			node,
 			items: intake.acquisitions,
 			parameters: recordAcquisitionParameters(
 				{ assetId: '={{ $json.assetId }}', options: nodeOptions(sending) },
@@ -214,7 +211,6 @@ const mixedWorkflow = (sending: Sending, intake: Intake = allIntake) => {
 		},
 		{
 			name: 'Update Billing',
-			node,
 			items: intake.billings,
 			parameters: updateBillingParameters(
 				{
@@ -430,7 +426,7 @@ describe.each([
 	},
 );
 
-describe('1,000 actions under every kind of fault and a token bucket, automatic concurrency (version 3)', () => {
+describe('1,000 actions under every kind of fault and a token bucket, automatic concurrency', () => {
 	test('every item succeeds; exactly 1,000 records with their events, 0 duplicates, 0 missing', async () => {
 		sandbox.setFaults(FAULTS);
 		sandbox.setRateLimit({ ratePerSecond: 100, burst: 20 });
@@ -459,7 +455,7 @@ describe('1,000 actions under every kind of fault and a token bucket, automatic 
 	}, 150_000);
 });
 
-describe('the same 1,000 actions as 4 executions at once in one process, automatic concurrency (version 3), every kind of fault and a token bucket', () => {
+describe('the same 1,000 actions as 4 executions at once in one process, automatic concurrency, every kind of fault and a token bucket', () => {
 	test('every item succeeds; exactly 1,000 records with their events, 0 duplicates, 0 missing', async () => {
 		sandbox.setFaults(FAULTS);
 		sandbox.setRateLimit({ ratePerSecond: 100, burst: 20 });

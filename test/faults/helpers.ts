@@ -4,7 +4,12 @@ import type { IDataObject, INode, IRun, Logger as WorkflowLogger } from 'n8n-wor
 import { LoggerProxy } from 'n8n-workflow';
 
 import type { LogEntry, SandboxHandle } from '../../sandbox/src';
-import { INVENTORY_TYPE, ITEMS_TYPE, type WorkflowDefinition } from '../harness/engine';
+import {
+	INVENTORY_TYPE,
+	ITEMS_TYPE,
+	withKeyChoice,
+	type WorkflowDefinition,
+} from '../harness/engine';
 
 /** One branch of a workflow: fixture items feeding one Inventory node. */
 export interface Branch {
@@ -41,7 +46,7 @@ export function branchesWorkflow(
 			type: INVENTORY_TYPE,
 			typeVersion: 1,
 			position: [200, index * 200],
-			parameters: branch.parameters,
+			parameters: withKeyChoice(branch.parameters),
 			credentials: { inventoryApi: { id: 'cred-1', name: 'Inventory sandbox' } },
 			...branch.node,
 		});

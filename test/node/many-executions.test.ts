@@ -58,8 +58,9 @@ const todoOfItem = createTodoParameters({
 	name: '={{ $json.task }}',
 });
 
-function execution(items: IDataObject[], typeVersion = 3, token = TOKENS.fullAccess) {
-	return runWorkflow(inventoryWorkflow(items, todoOfItem, { node: { typeVersion } }), {
+/** `options`: the node's Options (none: automatic concurrency). */
+function execution(items: IDataObject[], options: IDataObject = {}, token = TOKENS.fullAccess) {
+	return runWorkflow(inventoryWorkflow(items, { ...todoOfItem, options }), {
 		credentials: { baseUrl: sandbox.baseUrl, apiToken: token },
 	});
 }
@@ -105,9 +106,9 @@ test('120 one-item executions started at once against a token bucket (40/s, burs
 });
 
 describe.each([
-	['version 3, automatic', 3],
-	['version 2, Concurrency 1', 2],
-])("a 429's pause holds back every execution (%s)", (_, typeVersion) => {
+	['automatic', {}],
+	['Concurrency 1', { concurrency: 1 }],
+])("a 429's pause holds back every execution (%s)", (_, options) => {
 	test('an execution started during the pause waits it out instead of meeting a 429 of its own', async () => {
 		sandbox.setRateLimit({ ratePerSecond: 2, burst: 2 });
 		const first = Array.from({ length: 3 }, (__, i) => ({
@@ -115,11 +116,11 @@ describe.each([
 			task: `first #${i}`,
 		}));
 		const later = [{ assetId: 1010, task: 'later' }];
-		const firstRun = execution(first, typeVersion);
+		const firstRun = execution(first, options);
 		// The later execution starts once the node has the 429's pause (not merely once the sandbox sent it).
 		while (!logged('every request to the server held back')) await sleep(10);
 		expect(sandbox.requests().filter((r) => r.status === 429)).toHaveLength(1);
-		const runs = await Promise.all([firstRun, execution(later, typeVersion)]);
+		const runs = await Promise.all([firstRun, execution(later, options)]);
 
 		expectEachRecordOnce(runs, [first, later]);
 		const requests = sandbox.requests();
@@ -190,8 +191,8 @@ test('an execution on an asset the import holds waits for that one change: the i
 });
 
 describe.each([
-	['version 3, automatic', { typeVersion: 3 }, {}],
-	['version 2, Concurrency 5', { typeVersion: 2 }, { concurrency: 5 }],
+	['automatic', {}, {}],
+	['Concurrency 5', {}, { concurrency: 5 }],
 ])('two executions changing one subscription at once (%s)', (_, node, options) => {
 	test('never overlap at the server, each in its input order, and every change applies', async () => {
 		sandbox.setFaults({ latencyMs: 30 });
@@ -245,7 +246,7 @@ test('a controller nobody used for five minutes is forgotten when the next execu
 		],
 	});
 	try {
-		await execution([{ assetId: 1002, task: 'later' }], 3, TOKENS.todosOnly);
+		await execution([{ assetId: 1002, task: 'later' }], {}, TOKENS.todosOnly);
 	} finally {
 		jest.useRealTimers();
 	}

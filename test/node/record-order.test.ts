@@ -52,8 +52,8 @@ const billingOfRow = {
 };
 
 describe.each([
-	['version 2, Concurrency 10', { typeVersion: 2 }, { concurrency: 10 }],
-	['version 3, automatic', { typeVersion: 3 }, {}],
+	['Concurrency 10', {}, { concurrency: 10 }],
+	['automatic', {}, {}],
 ])('%s', (_, node, options) => {
 	test("twelve billing updates of one subscription go one at a time, in input order, and the last row's values stay", async () => {
 		const { sandbox } = env;
@@ -182,7 +182,7 @@ describe('a failed item in the middle of a record', () => {
 		const { sandbox } = env;
 		sandbox.setFaults({ latencyMs: LATENCY_MS });
 		const run = await runInventory(sandbox, rows, parameters, {
-			node: { typeVersion: 2, onError: 'continueRegularOutput' },
+			node: { onError: 'continueRegularOutput' },
 		});
 
 		const output = nodeOutput(run, 'Inventory');
@@ -205,7 +205,7 @@ describe('a failed item in the middle of a record', () => {
 	test('without Continue On Fail: the run fails on that item and nothing after it is started', async () => {
 		const { sandbox } = env;
 		sandbox.setFaults({ latencyMs: LATENCY_MS });
-		const run = await runInventory(sandbox, rows, parameters, { node: { typeVersion: 2 } });
+		const run = await runInventory(sandbox, rows, parameters);
 
 		expect(runError(run).message).toBe(REFUSED_AS_OLDER);
 		const requests = sandbox.requests();
@@ -228,14 +228,12 @@ describe('how many requests are in flight', () => {
 	});
 
 	test.each([
-		['version 3 with Concurrency 1', { concurrency: 1 }, 1],
-		['version 3 automatic with Max Concurrency 4', { maxConcurrency: 4 }, 4],
+		['Concurrency 1', { concurrency: 1 }, 1],
+		['automatic with Max Concurrency 4', { maxConcurrency: 4 }, 4],
 	])('%s: never more than the limit, every item created once', async (_, options, limit) => {
 		const { sandbox } = env;
 		sandbox.setFaults({ latencyMs: LATENCY_MS });
-		const run = await runInventory(sandbox, todos, parameters(options), {
-			node: { typeVersion: 3 },
-		});
+		const run = await runInventory(sandbox, todos, parameters(options), {});
 
 		expect(nodeOutput(run, 'Inventory').map(({ json }) => (json.todo as IDataObject).name)).toEqual(
 			todos.map(({ task }) => task),
@@ -261,7 +259,6 @@ describe('automatic concurrency against a token bucket (20 requests/s, burst 5)'
 				sandbox,
 				todos,
 				createTodoParameters({ assetId: '={{ $json.assetId }}', name: '={{ $json.task }}' }),
-				{ node: { typeVersion: 3 } },
 			);
 
 			expect(

@@ -41,16 +41,12 @@ async function start(
 	sandbox: SandboxHandle,
 	items: IDataObject[],
 	parameters: INode['parameters'],
-	typeVersion = 3,
 ) {
 	let sent = 0;
-	const execution = await startWorkflow(
-		inventoryWorkflow(items, parameters, { node: { typeVersion } }),
-		{
-			credentials: { baseUrl: sandbox.baseUrl, apiToken: TOKENS.fullAccess },
-			onRequest: () => sent++,
-		},
-	);
+	const execution = await startWorkflow(inventoryWorkflow(items, parameters), {
+		credentials: { baseUrl: sandbox.baseUrl, apiToken: TOKENS.fullAccess },
+		onRequest: () => sent++,
+	});
 	started.push(execution);
 	return { ...execution, sent: () => sent };
 }
@@ -82,7 +78,7 @@ async function until(condition: () => boolean): Promise<void> {
 /** The next execution on the same records runs at once: it is not queued behind the stopped one. */
 async function expectNextRunsAtOnce(sandbox: SandboxHandle, items: IDataObject[]): Promise<void> {
 	sandbox.setFaults(null);
-	const next = await runInventory(sandbox, items, todoParameters(), { node: { typeVersion: 3 } });
+	const next = await runInventory(sandbox, items, todoParameters());
 	expect(next.status).toBe('success');
 	expect(nodeOutput(next, 'Inventory').map(({ json }) => (json.todo as IDataObject).name)).toEqual(
 		items.map(({ task }) => task),
@@ -113,20 +109,20 @@ test('during a back-off, with items waiting for a place and for their record: th
 });
 
 test.each([
-	['version 3, automatic', 3, {}],
-	['version 2, Concurrency 5', 2, { concurrency: 5 }],
+	['automatic', {}],
+	['Concurrency 5', { concurrency: 5 }],
 ])(
 	"during the server's pause (%s): the execution ends at once and sends nothing more",
-	async (_, typeVersion, options) => {
+	async (name, options) => {
 		const { sandbox } = env;
 		sandbox.setFaults({
 			rateLimit: { requests: 0, windowMs: TEN_MINUTES, retryAfterSeconds: 600 },
 		});
 		const items = Array.from({ length: 4 }, (__, i) => ({
 			assetId: 1001 + i,
-			task: `version ${typeVersion} #${i}`,
+			task: `${name} #${i}`,
 		}));
-		const execution = await start(sandbox, items, todoParameters(options), typeVersion);
+		const execution = await start(sandbox, items, todoParameters(options));
 		await until(() => requestsFor(sandbox, items).some((r) => r.status === 429));
 
 		await stopAndExpectNothingMore(execution);

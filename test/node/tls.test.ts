@@ -23,7 +23,7 @@ test('the sandbox serves HTTPS', () => {
 });
 
 test('Ignore SSL Issues off (the default): the item fails on the certificate, nothing is sent', async () => {
-	const run = await runInventory(sandbox, [{}], parameters, { node: { typeVersion: 3 } });
+	const run = await runInventory(sandbox, [{}], parameters);
 	const error = runError(run);
 	expect(error.message).toBe(
 		'The request to the Inventory API failed: its certificate could not be verified (DEPTH_ZERO_SELF_SIGNED_CERT) [item 0]',
@@ -37,7 +37,6 @@ test('Ignore SSL Issues off (the default): the item fails on the certificate, no
 test('Ignore SSL Issues on: the request goes through and the to-do is created', async () => {
 	sandbox.reset();
 	const run = await runInventory(sandbox, [{}], parameters, {
-		node: { typeVersion: 3 },
 		credentials: { baseUrl: sandbox.baseUrl, apiToken: TOKENS.fullAccess, ignoreSslIssues: true },
 	});
 	expect(nodeOutput(run, 'Inventory').map(({ json }) => json.asset_id)).toEqual([1001]);
