@@ -24,18 +24,12 @@ import {
 } from '../harness/engine';
 
 const root = join(__dirname, '..', '..');
-/** The node version new nodes get, which the examples show. */
-const NEWEST_VERSION = Math.max(...(inventoryNodeType.description.version as number[]));
+/** The node's one version, which the examples show. */
+const NODE_VERSION = 1;
 const TOOL_TYPE = `${INVENTORY_TYPE}Tool`;
 const EXAMPLES = readdirSync(join(root, 'examples')).filter((file) =>
 	file.endsWith('.workflow.json'),
 );
-/** Saved copies of the example in older node versions (test fixtures only: the examples show the newest). */
-const OLDER_VERSIONS = [1, 2, 3].map((version) => ({
-	version,
-	file: join('test', 'fixtures', 'workflows', `procurement-intake.v${version}.workflow.json`),
-}));
-
 /**
  * The requests the sandbox answered, each with its status, by path: requests on different assets may
  * go out side by side, so their order is not the workflow's.
@@ -47,19 +41,20 @@ const answersByPath = (sandbox: SandboxHandle) =>
 		.sort((a, b) => a.path.localeCompare(b.path));
 
 describe('the examples (examples/*.workflow.json)', () => {
-	test('use the Inventory node, and its tool, in the newest version, the one new nodes get', () => {
+	test('use the Inventory node, and its tool, in its one version', () => {
 		expect(EXAMPLES.sort()).toEqual([
 			'google-sheets-intake.workflow.json',
 			'procurement-intake.workflow.json',
 			'purchase-email-agent.workflow.json',
 		]);
-		expect(inventoryNodeType.description.defaultVersion).toBe(NEWEST_VERSION);
+		expect(inventoryNodeType.description.version).toBe(NODE_VERSION);
+		expect(inventoryNodeType.description.defaultVersion).toBeUndefined();
 		for (const file of EXAMPLES) {
 			const { nodes } = loadExampleWorkflow(join(root, 'examples', file));
 			const ours = nodes.filter((node) => node.type === INVENTORY_TYPE || node.type === TOOL_TYPE);
 			expect(ours.length).toBeGreaterThan(0);
 			expect(ours.map((node) => [file, node.name, node.typeVersion])).toEqual(
-				ours.map((node) => [file, node.name, NEWEST_VERSION]),
+				ours.map((node) => [file, node.name, NODE_VERSION]),
 			);
 		}
 	});
@@ -81,9 +76,9 @@ describe('example workflow (examples/procurement-intake.workflow.json)', () => {
 		expect(example.nodes.map((node) => [node.name, node.type, node.typeVersion])).toEqual([
 			['When clicking ‘Execute workflow’', 'n8n-nodes-base.manualTrigger', 1],
 			['Incoming purchases', 'n8n-nodes-base.code', 2],
-			['Record acquisition', INVENTORY_TYPE, NEWEST_VERSION],
-			['Create to-do', INVENTORY_TYPE, NEWEST_VERSION],
-			['Update billing', INVENTORY_TYPE, NEWEST_VERSION],
+			['Record acquisition', INVENTORY_TYPE, NODE_VERSION],
+			['Create to-do', INVENTORY_TYPE, NODE_VERSION],
+			['Update billing', INVENTORY_TYPE, NODE_VERSION],
 		]);
 		for (const node of example.nodes.filter((n) => n.type === INVENTORY_TYPE)) {
 			expect(node.credentials).toEqual({
@@ -146,7 +141,7 @@ describe('example workflow (examples/google-sheets-intake.workflow.json)', () =>
 		expect(example.nodes.map((node) => [node.name, node.type, node.typeVersion])).toEqual([
 			['When clicking ‘Execute workflow’', 'n8n-nodes-base.manualTrigger', 1],
 			[SHEET, 'n8n-nodes-base.googleSheets', 4.7],
-			['Record acquisition', INVENTORY_TYPE, NEWEST_VERSION],
+			['Record acquisition', INVENTORY_TYPE, NODE_VERSION],
 			['Booked', 'n8n-nodes-base.noOp', 1],
 			['Rows to fix', 'n8n-nodes-base.noOp', 1],
 			['Sticky Note', 'n8n-nodes-base.stickyNote', 1],
@@ -424,70 +419,6 @@ describe('npm run demo (runDemo)', () => {
 			result.first.requests.map((r) => r.key).sort(),
 		);
 	});
-
-	test('the saved version 3 example, a new execution: derived keys book it again', async () => {
-		const again = await runDemo({
-			sandbox,
-			workflowFile: join('test', 'fixtures', 'workflows', 'procurement-intake.v3.workflow.json'),
-			print: () => {},
-		});
-		expect(again.ok).toBe(true);
-		expect(again.first.applied).toBe(11);
-		expect(again.second.applied).toBe(0);
-	});
-});
-
-describe('the example saved in older node versions (test/fixtures/workflows) still runs', () => {
-	let sandbox: SandboxHandle;
-	beforeAll(async () => {
-		sandbox = await startSandbox({ port: 0, log: false });
-	});
-	afterAll(async () => await sandbox.close());
-	beforeEach(() => sandbox.reset());
-
-	test.each(OLDER_VERSIONS)(
-		"version $version: the example with only the Inventory nodes' version changed",
-		({ version, file }) => {
-			const example = loadExampleWorkflow();
-			const saved = loadExampleWorkflow(join(root, file));
-			// Repeat Protection's parameters exist from version 4 on
-			const withoutVersion4 = ({ repeatProtection, keyColumns, rowKey, ...rest }: IDataObject) => {
-				expect(repeatProtection).toBeDefined();
-				expect(keyColumns ?? rowKey).toBeDefined();
-				return rest;
-			};
-			expect(saved.nodes).toEqual(
-				example.nodes.map((node) =>
-					node.type === INVENTORY_TYPE
-						? { ...node, typeVersion: version, parameters: withoutVersion4(node.parameters) }
-						: node,
-				),
-			);
-			expect(saved.connections).toEqual(example.connections);
-		},
-	);
-
-	test.each(OLDER_VERSIONS)(
-		'version $version: applies the same 11 actions once, and the same execution again replays them',
-		async ({ file }) => {
-			const result = await runDemo({ sandbox, workflowFile: file, print: () => {} });
-			expect(result.problems).toEqual([]);
-			expect(result.first.requests.map((r) => [r.operation, r.status, r.replayed])).toEqual([
-				...Array(5).fill(['recordAcquisition', 201, false]),
-				...Array(5).fill(['createTodo', 201, false]),
-				['updateBilling', 200, false],
-			]);
-			expect(result.first.newRecords).toEqual({
-				acquisitions: 5,
-				todos: 5,
-				billingChanges: 1,
-				assetEvents: 5,
-				subscriptionEvents: 1,
-			});
-			expect([result.second.applied, result.second.replays]).toEqual([0, 11]);
-			expect(result.state.billingChanges.map((change) => change.after.license_count)).toEqual([30]);
-		},
-	);
 });
 
 describe('the "Inventory: all operations" workflow `npm run n8n` imports (ALL_OPERATIONS_NODES)', () => {

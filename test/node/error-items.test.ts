@@ -28,7 +28,7 @@ const rows = [
 	{ asset: 1002, title: 'Too long '.repeat(40) },
 	{ asset: 1003, title: 'Assigned to a person', user: 501 },
 ];
-/** Version 4's Repeat Protection kept to this execution's retries: the keys are derived, as before. */
+/** Repeat Protection kept to this execution's retries: the keys are derived. */
 const EXECUTION_KEYS = { repeatProtection: 'execution' };
 const parameters = createTodoParameters({
 	...EXECUTION_KEYS,
@@ -88,7 +88,7 @@ function expectedErrorItems(sandbox: SandboxHandle): IDataObject[] {
 	];
 }
 
-describe('version 4 error items', () => {
+describe('error items', () => {
 	test('Continue (regular output): each failed row in place, with status, reasons, fate and key', async () => {
 		const { sandbox } = env;
 		const run = await runInventory(sandbox, rows, parameters, {

@@ -6,7 +6,7 @@
  * depend on the machine's speed, are the bench's (`BENCH_ONLY=executions`) and, under a fake clock,
  * server-controller.test.ts's.
  */
-import type { IDataObject, IRun } from 'n8n-workflow';
+import type { IDataObject, INodeParameters, IRun } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import {
@@ -59,7 +59,7 @@ const todoOfItem = createTodoParameters({
 });
 
 /** `options`: the node's Options (none: automatic concurrency). */
-function execution(items: IDataObject[], options: IDataObject = {}, token = TOKENS.fullAccess) {
+function execution(items: IDataObject[], options: INodeParameters = {}, token = TOKENS.fullAccess) {
 	return runWorkflow(inventoryWorkflow(items, { ...todoOfItem, options }), {
 		credentials: { baseUrl: sandbox.baseUrl, apiToken: token },
 	});
@@ -254,7 +254,7 @@ test('a controller nobody used for five minutes is forgotten when the next execu
 	expect(loggedLines('Inventory: idle rate controller forgotten')).toHaveLength(1);
 	expect(loggedLines('Inventory: rate controller created')).toHaveLength(2);
 	// The one still there is found again: no third controller.
-	await execution([{ assetId: 1003, task: 'again' }], 3, TOKENS.todosOnly);
+	await execution([{ assetId: 1003, task: 'again' }], {}, TOKENS.todosOnly);
 	expect(loggedLines('Inventory: rate controller created')).toHaveLength(2);
 	for (const token of [TOKENS.fullAccess, TOKENS.todosOnly])
 		expect(capture.lines.join('\n')).not.toContain(token);

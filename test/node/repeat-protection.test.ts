@@ -222,7 +222,7 @@ describe('each row once, keyed by columns', () => {
 		const run = await runInventory(sandbox, rows, todoByColumns(), {
 			node: { onError: 'continueRegularOutput' },
 		});
-		// Version 4's error item: the message, and details of a row never sent (error-items.test.ts).
+		// The error item: the message, and details of a row never sent (error-items.test.ts).
 		const neverSent = expect.objectContaining({ fate: 'notSent', idempotencyKey: null });
 		expect(outputJson(run).slice(1)).toEqual([
 			{

@@ -1,5 +1,5 @@
 /**
- * One row, one key, whichever tool read it (node version 4, Each Row Once, Keyed by Columns): the
+ * One row, one key, whichever tool read it (Each Row Once, Keyed by Columns): the
  * same rows as Google Sheets hands them (numbers), as a CSV hands them (text, perhaps with spaces)
  * and as Excel's "CSV UTF-8" hands them (a byte order mark before the first column's name) send the
  * exact same Idempotency-Keys, so a second import replays instead of booking again. A key column the
@@ -203,7 +203,7 @@ describe('a key column the row lacks', () => {
 				id,
 				name,
 				type: INVENTORY_TYPE,
-				typeVersion: 4,
+				typeVersion: 1,
 				position: [200, 0],
 				parameters,
 				credentials: { inventoryApi: { id: 'cred-1', name: 'Inventory sandbox' } },

@@ -21,7 +21,7 @@ const sheet = (badLines: number[], lines = 8): IDataObject[] =>
 		assignee: badLines.includes(index + 1) ? 'Maria' : 102,
 	}));
 
-/** Keyed by the sheet's columns (version 4; versions 1 to 3 ignore Repeat Protection). */
+/** Keyed by the sheet's columns. */
 const parameters = createTodoParameters({
 	repeatProtection: 'columns',
 	keyColumns: 'po_number, line',
@@ -45,21 +45,18 @@ function stopError(run: IRun) {
 }
 
 describe('On Error: Stop Workflow (the default)', () => {
-	test.each([1, 2, 3, 4])(
-		'version %i: a bad row 5 of 8 stops the run before any row is sent',
-		async (typeVersion) => {
-			const { sandbox } = env;
-			const run = await runInventory(sandbox, sheet([5]), parameters, { node: { typeVersion } });
-			expect(run.status).toBe('error');
-			expect(stopError(run)).toEqual({
-				message: `Nothing was sent: 1 of 8 items failed its checks. ${refused(4)}`,
-				description: `Nothing was sent. ${refused(4)}. ${ADVICE}`,
-				itemIndex: 4,
-			});
-			expect(sandbox.requests()).toEqual([]);
-			expect(sandbox.state().todos).toEqual([]);
-		},
-	);
+	test('a bad row 5 of 8 stops the run before any row is sent', async () => {
+		const { sandbox } = env;
+		const run = await runInventory(sandbox, sheet([5]), parameters);
+		expect(run.status).toBe('error');
+		expect(stopError(run)).toEqual({
+			message: `Nothing was sent: 1 of 8 items failed its checks. ${refused(4)}`,
+			description: `Nothing was sent. ${refused(4)}. ${ADVICE}`,
+			itemIndex: 4,
+		});
+		expect(sandbox.requests()).toEqual([]);
+		expect(sandbox.state().todos).toEqual([]);
+	});
 
 	test('twelve bad rows: the first ten are listed, then how many more', async () => {
 		const { sandbox } = env;

@@ -31,7 +31,7 @@ const SHEET_ROWS = [
 ];
 
 /**
- * Per License billing in version 4 (keyed by execution), each row's subscription, cost and seats
+ * Per License billing (keyed by execution), each row's subscription, cost and seats
  * mapped from its columns; `parameters` adds to it (the frequency is not chosen unless they choose it).
  */
 const runSheetRows = (rows: IDataObject[], parameters: INode['parameters'] = {}) =>
@@ -51,24 +51,19 @@ const runSheetRows = (rows: IDataObject[], parameters: INode['parameters'] = {})
 
 describe('Update Billing: a required value not chosen refuses the item, and nothing is sent', () => {
 	// A choice left empty is a parameter issue to n8n, as in the editor: it runs no such workflow.
-	test.each([1, 2, 3, 4])(
-		'version %i: a new node with only its Subscription ID is not run at all',
-		async (version) => {
-			const { sandbox } = env;
-			await expect(
-				runInventory(sandbox, [{}], billing({ repeatProtection: 'execution' }), {
-					node: { typeVersion: version },
-				}),
-			).rejects.toThrow(
-				new Error(
-					"The 'Inventory' node has issues:\n" +
-						'- Parameter "Price Model" is required.\n' +
-						'- Parameter "Billing Frequency" is required.',
-				),
-			);
-			expect(sent(sandbox)).toEqual([]);
-		},
-	);
+	test('a new node with only its Subscription ID is not run at all', async () => {
+		const { sandbox } = env;
+		await expect(
+			runInventory(sandbox, [{}], billing({ repeatProtection: 'execution' })),
+		).rejects.toThrow(
+			new Error(
+				"The 'Inventory' node has issues:\n" +
+					'- Parameter "Price Model" is required.\n' +
+					'- Parameter "Billing Frequency" is required.',
+			),
+		);
+		expect(sent(sandbox)).toEqual([]);
+	});
 
 	test('cost and seats mapped from a sheet, the frequency not chosen: not run, the subscription unchanged', async () => {
 		const { sandbox } = env;
@@ -151,19 +146,7 @@ describe('an amount or count added to Additional Fields and left empty is not se
 	/** n8n adds a collection's field with its default, so an added field never set holds that. */
 	const addedEmpty = { price: '', salvageValue: '', financeAmount: '' };
 
-	test('Record Acquisition, version 1: Price, Salvage Value, Finance Amount, Payment', async () => {
-		const { sandbox } = env;
-		await runInventory(sandbox, [{}], {
-			resource: 'asset',
-			operation: 'recordAcquisition',
-			assetId: '1001',
-			eventTypeId: '301',
-			additionalFields: { ...addedEmpty, cost: 1249.99, payment: '' },
-		});
-		expect(sent(sandbox).map(({ body }) => body)).toEqual([{ event_type_id: 301, cost: 1249.99 }]);
-	});
-
-	test('Record Acquisition, version 4: the same fields, and the Payment entry’s Number of Payments', async () => {
+	test('Record Acquisition: Price, Salvage Value, Finance Amount, Cost, and the Payment entry’s Number of Payments', async () => {
 		const { sandbox } = env;
 		await runInventory(
 			sandbox,

@@ -176,7 +176,7 @@ describe("a 422's per-field reasons", () => {
 			id: 'node-1',
 			name: 'Inventory',
 			type: 'n8n-nodes-inventory.inventory',
-			typeVersion: 4,
+			typeVersion: 1,
 			position: [0, 0],
 			parameters: {},
 		};

@@ -95,7 +95,7 @@ describe("the item's error says what is known of the request's fate", () => {
 		id: 'node-1',
 		name: 'Inventory',
 		type: 'n8n-nodes-inventory.inventory',
-		typeVersion: 3,
+		typeVersion: 1,
 		position: [0, 0],
 		parameters: {},
 	};

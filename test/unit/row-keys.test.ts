@@ -9,7 +9,7 @@ import { idempotencyHelpers } from '../node/package-modules';
 
 const { keyText, keyOfValues, chooseIdempotencyKey, IDEMPOTENCY_NAMESPACE } = idempotencyHelpers;
 
-/** The key of a business id on an acquisition of asset 1001, as version 4 sends it. */
+/** The key of a business id on an acquisition of asset 1001, as the node sends it. */
 const acquisitionKey = (businessId: string) =>
 	chooseIdempotencyKey(
 		businessId,
