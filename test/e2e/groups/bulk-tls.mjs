@@ -1,4 +1,4 @@
-// Bulk intake as users run it: node version 3 at automatic concurrency, over HTTPS to a sandbox with a
+// Bulk intake as users run it: automatic concurrency, over HTTPS to a sandbox with a
 // self-signed certificate (the credential's "Ignore SSL Issues (Insecure)" on) and a token-bucket rate
 // limit, run with `n8n execute --id`.
 import path from 'node:path';

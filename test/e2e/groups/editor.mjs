@@ -40,7 +40,7 @@ export async function editor({ n8n, screenshotDir: SCREENSHOT_DIR }, check) {
 					'Record Acquisition',
 					'record-acquisition.png',
 					['Asset ID', 'Event Type ID', 'Payment', 'Billing Frequency', 'Number of Payments'],
-					// the version 2 Payment entry, at the bottom of the form
+					// the Payment entry, at the bottom of the form
 					'Number of Payments',
 				],
 			];

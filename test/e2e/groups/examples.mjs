@@ -1,6 +1,6 @@
 // Examples group: examples/procurement-intake.workflow.json imported as shipped (only its credential
 // pointed at the e2e's sandbox) and run with `n8n execute --id`: the real Manual Trigger and Code node,
-// then the Inventory nodes in the version the example saves (the newest). The other example,
+// then the Inventory nodes (the node's one version). The other example,
 // examples/purchase-email-agent.workflow.json, needs a chat model: the agent group imports and runs it.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -49,7 +49,7 @@ export function exampleWorkflows() {
 	];
 }
 
-/** Every output item's repeat check outcome, node by node (node version 4's `repeatCheck`). */
+/** Every output item's repeat check outcome, node by node (`repeatCheck`). */
 export const outcomesOf = (itemsByNode) =>
 	itemsByNode.map((items) => items.map((item) => item.repeatCheck?.outcome));
 
@@ -58,8 +58,8 @@ export async function examples({ n8n, sandbox }, check) {
 		const example = procurementExample();
 		assertEqual(
 			example.nodes.filter((n) => n.type === W.NODE_TYPE).map((n) => n.typeVersion),
-			[4, 4, 4],
-			'the Inventory nodes of the example are version 4',
+			[1, 1, 1],
+			'the Inventory nodes of the example are version 1, the only one',
 		);
 		const purchases = purchasesOf(example);
 		await sandbox.reset();

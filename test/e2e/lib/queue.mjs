@@ -210,20 +210,19 @@ function webhookWorkflow({ id, name, path: webhookPath, webhookId, businessKey, 
 				id: WEBHOOK_NODE_ID,
 				name: 'Create To-Do',
 				position: [440, 0],
-				// Node version 4: Repeat Protection "Each Row Once, Keyed by Columns" by `orderId`.
-				...(keyedOnce ? {} : {}),
 				parameters: {
 					resource: 'asset',
 					operation: 'createTodo',
 					assetId: '={{ $json.assetId }}',
 					name: '={{ $json.name }}',
+					// Each row once: keyed by the `orderId` column, or by a Row Key expression of it.
 					...(keyedOnce ? { repeatProtection: 'columns', keyColumns: 'orderId' } : {}),
+					...(businessKey
+						? { repeatProtection: 'expression', rowKey: '={{ $json.orderId }}' }
+						: {}),
 					additionalFields: {},
 					// Node retries off: a rate limit fails the execution at once (the retry scenario).
-					options: {
-						maxRetries: 0,
-						...(businessKey ? { idempotencyKey: '={{ $json.orderId }}' } : {}),
-					},
+					options: { maxRetries: 0 },
 				},
 			}),
 		],
@@ -240,7 +239,7 @@ export const derivedKeyWebhookWorkflow = () =>
 		webhookId: 'a1b2c3d4-0000-4000-8000-00000000d001',
 	});
 
-/** The Idempotency Key option set from the input's business id (`orderId`). */
+/** Keyed by a Row Key expression of the input's business id (`orderId`). */
 export const businessKeyWebhookWorkflow = () =>
 	webhookWorkflow({
 		id: 'e2eWfQueueBizKey',
@@ -250,11 +249,11 @@ export const businessKeyWebhookWorkflow = () =>
 		businessKey: true,
 	});
 
-/** Node version 4, each row once keyed by the input's `orderId` column. */
+/** Each row once, keyed by the input's `orderId` column. */
 export const keyedOnceWebhookWorkflow = () =>
 	webhookWorkflow({
 		id: 'e2eWfQueueKeyedOnce',
-		name: 'E2E queue: webhook, each row once (version 4)',
+		name: 'E2E queue: webhook, each row once by column',
 		path: 'inventory-keyed-once',
 		webhookId: 'a1b2c3d4-0000-4000-8000-00000000e001',
 		keyedOnce: true,

@@ -59,22 +59,26 @@ function items(name, list, position) {
 	};
 }
 
+/**
+ * An Inventory node (its one version). Parameters that name no key (no Repeat Protection, Key
+ * Columns or Row Key) get the keys of the execution, as in the jest harness.
+ */
 export function inventoryNode({
 	id,
 	name,
 	position,
 	parameters,
 	onError,
-	typeVersion = 1,
 	credential = CREDENTIAL,
 }) {
+	const keyed = ['repeatProtection', 'keyColumns', 'rowKey'].some((key) => key in parameters);
 	return {
 		id,
 		name,
 		type: NODE_TYPE,
-		typeVersion,
+		typeVersion: 1,
 		position,
-		parameters,
+		parameters: keyed ? parameters : { repeatProtection: 'execution', ...parameters },
 		credentials: { inventoryApi: { ...credential } },
 		...(onError ? { onError } : {}),
 	};
@@ -133,7 +137,6 @@ export function bulkTlsWorkflow() {
 				id: 'bulk-tls',
 				name: 'Create To-Dos',
 				position: [400, 0],
-				typeVersion: 3,
 				credential: TLS_CREDENTIAL,
 				parameters: createTodoParameters({
 					assetId: '={{ $json.assetId }}',
@@ -176,7 +179,6 @@ export const webhookBurstWorkflow = () =>
 				id: 'burst-create',
 				name: 'Create To-Do',
 				position: [220, 0],
-				typeVersion: 3,
 				parameters: createTodoParameters({
 					assetId: '={{ $json.body.assetId }}',
 					name: '={{ $json.body.name }}',
@@ -303,13 +305,13 @@ export const errorOutputWorkflow = () => {
 };
 
 /**
- * Node version 4's error item on the error output: row 2 is refused by the API (422, a person's ID
+ * The error item (`{ error, details }`) on the error output: row 2 is refused by the API (422, a person's ID
  * where an organization user is required), row 3 fails its check (a name over 255 characters).
  */
 export const errorDetailsWorkflow = () => {
 	const wf = workflow(
 		'e2eWfErrorDetails',
-		'E2E: error output with details (version 4)',
+		'E2E: error output with details',
 		[
 			trigger(),
 			items(
@@ -325,7 +327,6 @@ export const errorDetailsWorkflow = () => {
 				id: 'inv-error-details',
 				name: 'Create To-Do',
 				position: [440, 0],
-				typeVersion: 4,
 				onError: 'continueErrorOutput',
 				parameters: createTodoParameters(
 					// Repeat Protection kept to this execution's retries: the keys are derived.
@@ -507,7 +508,6 @@ export const stopImportWorkflow = () =>
 				id: 'inv-stop-import',
 				name: 'Create To-Do',
 				position: [440, 0],
-				typeVersion: 3,
 				// A 5xx is retried after Retry Delay: ten minutes, so a wait that outlived the stop would show.
 				parameters: createTodoParameters(
 					{ ...TODO_FROM_ITEM, options: { retryDelay: 600_000, maxRetryWait: 3_600_000 } },
@@ -576,7 +576,6 @@ export function spreadsheetWorkflow({ id, name, filePath, extract, timezone }) {
 				id: `${id}-acquisition`,
 				name: 'Record acquisition',
 				position: [660, 0],
-				typeVersion: 4,
 				onError: 'continueErrorOutput',
 				parameters: SHEET_ACQUISITION_PARAMETERS,
 			}),

@@ -1,4 +1,4 @@
-// Node version 4's "Each Row Once, Keyed by Columns" in queue mode: the rows a worker recorded are
+// "Each Row Once, Keyed by Columns" in queue mode: the rows a worker recorded are
 // known as replayed on the other worker (n8n's deduplication store is the shared database). Round 1
 // sends two sheets at once (one execution per worker, `--concurrency=1`); round 2 sends both sheets
 // as one, so one worker meets the rows the other recorded.
