@@ -24,7 +24,7 @@ export interface Target {
 	certificate?: string;
 }
 
-/** A fixed number of requests at once, or the node's automatic concurrency (version 3). */
+/** A fixed number of requests at once, or the node's automatic concurrency. */
 export type Concurrency = number | 'auto';
 
 export type ClientKind = 'node' | 'raw-keep-alive' | 'raw-new-conn';
@@ -41,8 +41,8 @@ export function intake(count: number, assets = 500, first = 0): IDataObject[] {
 	}));
 }
 
-/** The newest version of the built node (automatic concurrency is its default). */
-export const NODE_VERSION = Math.max(...[inventoryNodeType.description.version].flat());
+/** The built node's one version (automatic concurrency is its default). */
+export const NODE_VERSION = inventoryNodeType.description.version as number;
 
 export interface NodeRun {
 	concurrency: Concurrency;
@@ -57,7 +57,6 @@ export async function runNode(
 	items: IDataObject[],
 	{ concurrency, typeVersion = NODE_VERSION, continueOnFail = true }: NodeRun,
 ): Promise<{ failed: number; output: IDataObject[] }> {
-	if (concurrency === 'auto' && typeVersion < 3) throw new Error('automatic needs version 3');
 	const run = await runWorkflow(
 		inventoryWorkflow(
 			items,
@@ -67,9 +66,9 @@ export async function runNode(
 				assetId: '={{ $json.assetId }}',
 				name: '={{ $json.task }}',
 				options: concurrency === 'auto' ? {} : { concurrency },
-				// Version 4's Repeat Protection keyed by columns needs key columns; the bench measures
-				// sending, with the keys version 3 derived (retries of the execution replay).
-				...(typeVersion >= 4 ? { repeatProtection: 'execution' } : {}),
+				// Keyed by columns needs key columns; the bench measures sending, with the keys of the
+				// execution (retries of the execution replay).
+				repeatProtection: 'execution',
 			},
 			{
 				node: {

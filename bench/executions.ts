@@ -1,6 +1,6 @@
 /**
  * Many executions, one API (issue 20): executions of the node side by side against the sandbox's
- * token bucket, TLS at 20 ms (RTT_MS) through the latency proxy, node version 3's defaults (automatic
+ * token bucket, TLS at 20 ms (RTT_MS) through the latency proxy, the node's defaults (automatic
  * concurrency). In one process they are concurrent `runWorkflow` calls of the engine, each with its
  * own execution id, as n8n runs concurrent production executions; "processes" runs them in child
  * processes (bench/process-child.ts), as queue-mode workers do.

@@ -8,7 +8,7 @@
  * A second workflow runs at 20 ms round trip with TLS, through the latency proxy
  * (bench/latency-proxy.ts) in front of a TLS sandbox: the HTTP Request node (its "Ignore SSL Issues"
  * option on, for the sandbox's self-signed certificate) against the Inventory node at automatic
- * concurrency (version 3, the credential's Ignore SSL Issues on).
+ * concurrency (the credential's Ignore SSL Issues on).
  *
  * Needs the host: `npm run e2e:host` (or any e2e run) installs it. Without it this prints a note.
  */
@@ -59,7 +59,7 @@ const TRIGGER = 'When clicking ‘Execute workflow’';
 interface Branch {
 	name: string;
 	kind: 'http' | 'inventory';
-	/** Inventory: a fixed concurrency (version 1), or automatic (version 3). */
+	/** Inventory: a fixed concurrency (the Concurrency option), or automatic. */
 	concurrency?: number | 'auto';
 }
 
@@ -142,7 +142,7 @@ function workflow(
 				id: `inventory-${index}`,
 				name: branch.name,
 				type: 'n8n-nodes-inventory.inventory',
-				typeVersion: auto ? 3 : 1,
+				typeVersion: 1,
 				position,
 				parameters: {
 					resource: 'asset',
@@ -150,6 +150,7 @@ function workflow(
 					assetId: '={{ $json.assetId }}',
 					name: '={{ $json.task }}',
 					options: auto ? {} : { concurrency: branch.concurrency },
+					repeatProtection: 'execution',
 				},
 				credentials: { inventoryApi: credential },
 			});

@@ -109,7 +109,7 @@ async function dryRun(rows: IDataObject[]): Promise<number> {
 				options: { dryRun: true },
 				repeatProtection: 'execution',
 			},
-			{ node: { typeVersion: 4 }, settings: { timezone: ZONE } },
+			{ settings: { timezone: ZONE } },
 		),
 		{ credentials: { baseUrl: 'http://127.0.0.1:9', apiToken: 'inv_bench_dry_run' } },
 	);

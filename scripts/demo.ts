@@ -123,7 +123,7 @@ export interface DemoOptions {
 	executionId?: string;
 	/** Where the summary goes; default console.log. */
 	print?: (line: string) => void;
-	/** The workflow, relative to the repository; default the example. The tests run saved copies of it in older node versions. */
+	/** The workflow, relative to the repository; default the example. */
 	workflowFile?: string;
 }
 
@@ -209,7 +209,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
 		const keys = (summary: PassSummary) =>
 			summary.requests.map((request) => request.key ?? '').sort();
 		const sameKeys = JSON.stringify(keys(first)) === JSON.stringify(keys(second));
-		// The API's data, without the node's repeat check (node version 4), which says recorded or replayed.
+		// The API's data, without the node's repeat check, which says recorded or replayed.
 		const results = (summary: PassSummary) =>
 			[summary.acquisitions, summary.todos, summary.billing].map((items) =>
 				items.map((json) =>
