@@ -260,9 +260,9 @@ export const recordAcquisitionWorkflow = () =>
 				parameters: recordAcquisitionParameters(
 					{ assetId: '1004', eventTypeId: '302' },
 					{
-						payment: 100,
-						billingFrequency: 'monthly',
-						numberOfPayments: 24,
+						paymentPlan: {
+							plan: { payment: 100, billingFrequency: 'monthly', numberOfPayments: 24 },
+						},
 						fieldValues: { values: [{ fieldId: '401', value: 'LC-2026-001' }] },
 						fieldValuesJson: '{ "402": 4021 }',
 					},
