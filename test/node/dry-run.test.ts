@@ -133,7 +133,8 @@ test('the option set alone makes a dry run; without it the row is sent', async (
 	const run = await runInventory(sandbox, [rows[0]], parameters());
 	expect(nodeOutput(run, 'Inventory').map(({ json }) => json.dryRun)).toEqual([true]);
 	expect(sandbox.requests()).toEqual([]);
-	const { options: _, ...withoutOptions } = parameters();
+	const withoutOptions = parameters();
+	delete withoutOptions.options;
 	const real = await runInventory(sandbox, [rows[0]], withoutOptions);
 	expect(nodeOutput(real, 'Inventory').map(({ json }) => json.dryRun)).toEqual([undefined]);
 	expect(sandbox.requests()).toHaveLength(1);

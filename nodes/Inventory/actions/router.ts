@@ -157,9 +157,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	if (this.getExecutionCancelSignal?.()?.aborted) throw new ExecutionStopped();
 	const through = [...answered].sort((a, b) => a - b);
 	for (const index of through) {
-			const request = requests[index] as InventoryRequest;
-			results[index].json[REPEAT_CHECK_FIELD] = { ...answers.check(index, request.idempotencyKey) };
-		}
+		const request = requests[index] as InventoryRequest;
+		results[index].json[REPEAT_CHECK_FIELD] = { ...answers.check(index, request.idempotencyKey) };
+	}
 	if (failure)
 		throw withRunSummary(
 			failure.error,
