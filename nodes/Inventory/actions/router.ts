@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { chooseIdempotencyKey, runIdentity } from '../helpers/idempotency';
+import { chooseIdempotencyKey, keyText, runIdentity } from '../helpers/idempotency';
 import { ItemInput } from '../helpers/itemInput';
 import { runInRecordOrder } from '../helpers/recordOrder';
 import {
@@ -69,8 +69,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 				const input = new ItemInput(this, itemIndex);
 				const request = operation.buildRequest(input);
 				const businessKey = rowBusinessValue(keySource, input, this, items[itemIndex]);
-				if (businessKey !== undefined && String(businessKey).trim() !== '')
-					keyedByData.add(itemIndex);
+				// Keyed by the row's data when its key text (what the key is made of) is not empty.
+				if (keyText(businessKey) !== '') keyedByData.add(itemIndex);
 				const idempotencyKey = chooseIdempotencyKey(
 					businessKey,
 					{ ...identity, itemIndex },

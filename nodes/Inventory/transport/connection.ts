@@ -38,6 +38,11 @@ export function bareApiToken(raw: unknown): string {
 		.replace(/^bearer\s+/i, '');
 }
 
+/** Removes the token from any text that could reach a message, output or log. */
+export function redact(text: string, secret: string): string {
+	return secret.length >= 4 ? text.split(secret).join('[redacted]') : text;
+}
+
 /** Whether a normalized Base URL is an http(s) address with a host. */
 export function isHttpAddress(baseUrl: string): boolean {
 	return /^https?:\/\/[^/]/i.test(baseUrl);

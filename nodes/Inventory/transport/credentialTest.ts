@@ -11,6 +11,7 @@ import {
 	bareApiToken,
 	isHttpAddress,
 	normalizeBaseUrl,
+	redact,
 } from './connection';
 import {
 	apiErrorBody,
@@ -33,10 +34,6 @@ const TIMEOUT_MS = 30_000;
 interface Answer {
 	statusCode: number;
 	body: unknown;
-}
-
-function redact(text: string, secret: string): string {
-	return secret.length >= 4 ? text.split(secret).join('[redacted]') : text;
 }
 
 /** The test request, with the token or without one; the only HTTP a credential test function has is `helpers.request`. */

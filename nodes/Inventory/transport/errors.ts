@@ -1,6 +1,7 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { redact } from './connection';
 import type { InventoryRequest } from './request';
 import {
 	answerFate,
@@ -54,11 +55,6 @@ export function withCheckReason<E extends Error>(error: E, field: string, proble
 		fate: 'notSent',
 		idempotencyKey: null,
 	});
-}
-
-/** Removes the token from any text that could reach a message, output or log. */
-function redact(text: string, secret: string): string {
-	return secret.length >= 4 ? text.split(secret).join('[redacted]') : text;
 }
 
 const MAX_EXCERPT = 300;
