@@ -39,25 +39,6 @@ describe('Payment bundled with Billing Frequency and Number of Payments', () => 
 		expect(nodeOutput(run, 'Inventory')).toHaveLength(1);
 	});
 
-	test('Number of Payments left empty (as the entry adds it) is left out', async () => {
-		const { sandbox } = env;
-		await runInventory(
-			sandbox,
-			[{}],
-			acquisition({
-				paymentPlan: { plan: { payment: 50, billingFrequency: 'monthly', numberOfPayments: '' } },
-			}),
-		);
-		expect(sent(sandbox).map(({ body }) => body)).toEqual([
-			{
-				event_type_id: 303,
-				payment: 50,
-				billing_frequency: 'monthly',
-				field_values: { '403': 3.5 },
-			},
-		]);
-	});
-
 	test.each([
 		['Payment', { payment: '', billingFrequency: 'Quarterly', numberOfPayments: '' }, 'payment'],
 		[
