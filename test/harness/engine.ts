@@ -502,6 +502,19 @@ export function withKeyChoice(parameters: INode['parameters']): INode['parameter
 	return keyed ? parameters : { repeatProtection: 'execution', ...parameters };
 }
 
+/** An Inventory node with the test credential and exactly these parameters. */
+export function inventoryNode(name: string, id: string, parameters: INode['parameters']): INode {
+	return {
+		id,
+		name,
+		type: INVENTORY_TYPE,
+		typeVersion: 1,
+		position: [200, 0],
+		parameters,
+		credentials: { inventoryApi: { id: 'cred-1', name: 'Inventory sandbox' } },
+	};
+}
+
 /** A two-node workflow: fixture items -> Inventory, with the given parameters. */
 export function inventoryWorkflow(
 	items: IDataObject[],
@@ -512,13 +525,7 @@ export function inventoryWorkflow(
 		nodes: [
 			itemsNode(items),
 			{
-				id: 'inventory-node-1',
-				name: 'Inventory',
-				type: INVENTORY_TYPE,
-				typeVersion: 1,
-				position: [200, 0],
-				parameters: withKeyChoice(parameters),
-				credentials: { inventoryApi: { id: 'cred-1', name: 'Inventory sandbox' } },
+				...inventoryNode('Inventory', 'inventory-node-1', withKeyChoice(parameters)),
 				...extra.node,
 			},
 		],

@@ -4,7 +4,7 @@
  * repeatCheck (recorded now, replayed, or unknown and why), the summary of a failure after other
  * rows went through, and expressions typed as fixed text refused before anything is sent.
  */
-import type { IDataObject, INode, IRun } from 'n8n-workflow';
+import type { IDataObject, IRun } from 'n8n-workflow';
 import { v5 as uuidV5Reference } from 'uuid';
 
 import { createTodoParameters, recordAcquisitionParameters, TOKENS } from '../fixtures';
@@ -20,7 +20,7 @@ import {
 	storedAtStart,
 	type WorkflowDefinition,
 	itemsNode,
-	INVENTORY_TYPE,
+	inventoryNode,
 } from '../harness/engine';
 import { idempotencyHelpers } from './package-modules';
 import { keysSent, runError, runInventory, useSandbox } from './util';
@@ -240,24 +240,15 @@ describe('one business id across operations (a form submission UUID)', () => {
 	const submission = '0b6c8f6e-3f5e-4c3b-9a51-2f1b2b7d4a99';
 	const purchase = (): WorkflowDefinition => {
 		const keyParameters = { repeatProtection: 'columns', keyColumns: 'submissionId' };
-		const inventory = (name: string, id: string, parameters: INode['parameters']): INode => ({
-			id,
-			name,
-			type: INVENTORY_TYPE,
-			typeVersion: 1,
-			position: [200, 0],
-			parameters,
-			credentials: { inventoryApi: { id: 'cred-1', name: 'Inventory sandbox' } },
-		});
 		return {
 			nodes: [
 				itemsNode([{ submissionId: submission, asset: 1001 }]),
-				inventory(
+				inventoryNode(
 					'Acquisition',
 					'acquisition-node',
 					recordAcquisitionParameters({ assetId: '={{ $json.asset }}', ...keyParameters }),
 				),
-				inventory(
+				inventoryNode(
 					'To-do',
 					'todo-node',
 					createTodoParameters({

@@ -9,7 +9,13 @@
 import type { IDataObject, INode, IRun } from 'n8n-workflow';
 
 import { createTodoParameters, recordAcquisitionParameters, TOKENS } from '../fixtures';
-import { INVENTORY_TYPE, itemsNode, nodeOutput, runWorkflow } from '../harness/engine';
+import {
+	inventoryNode,
+	itemsNode,
+	nodeOutput,
+	runWorkflow,
+	type WorkflowDefinition,
+} from '../harness/engine';
 import { keysSent, runInventory, useSandbox } from './util';
 
 const env = useSandbox();
@@ -198,32 +204,21 @@ describe('a key column the row lacks', () => {
 
 	describe('a column of an earlier node', () => {
 		// Read Sheet → Acquisition → To-do: the acquisition's output has no po_number column.
-		const workflow = (todoKey: INode['parameters']) => {
-			const inventory = (name: string, id: string, parameters: INode['parameters']): INode => ({
-				id,
-				name,
-				type: INVENTORY_TYPE,
-				typeVersion: 1,
-				position: [200, 0],
-				parameters,
-				credentials: { inventoryApi: { id: 'cred-1', name: 'Inventory sandbox' } },
-			});
-			return {
-				nodes: [
-					{ ...itemsNode([{ po_number: 1001, asset: 1001 }]), name: 'Read Sheet' },
-					inventory('Acquisition', 'acquisition-node', acquisitionByColumns('po_number')),
-					inventory(
-						'To-do',
-						'todo-node',
-						createTodoParameters({ assetId: '={{ $json.asset_id }}', ...todoKey }),
-					),
-				],
-				connections: {
-					'Read Sheet': { main: [[{ node: 'Acquisition', type: 'main', index: 0 }]] },
-					Acquisition: { main: [[{ node: 'To-do', type: 'main', index: 0 }]] },
-				},
-			};
-		};
+		const workflow = (todoKey: INode['parameters']): WorkflowDefinition => ({
+			nodes: [
+				{ ...itemsNode([{ po_number: 1001, asset: 1001 }]), name: 'Read Sheet' },
+				inventoryNode('Acquisition', 'acquisition-node', acquisitionByColumns('po_number')),
+				inventoryNode(
+					'To-do',
+					'todo-node',
+					createTodoParameters({ assetId: '={{ $json.asset_id }}', ...todoKey }),
+				),
+			],
+			connections: {
+				'Read Sheet': { main: [[{ node: 'Acquisition', type: 'main', index: 0 }]] },
+				Acquisition: { main: [[{ node: 'To-do', type: 'main', index: 0 }]] },
+			},
+		});
 		const credentials = () => ({ baseUrl: env.sandbox.baseUrl, apiToken: TOKENS.fullAccess });
 
 		test('points to Keyed by an Expression with the expression that reads it; that expression works', async () => {
