@@ -26,6 +26,19 @@ function sourceOf(raw: unknown): string | undefined {
 	return undefined;
 }
 
+/**
+ * A parameter as saved in the workflow, by its dotted path (`options.dateOrder`): fixed text as
+ * typed, an expression unevaluated (`={{ $json.date }}`); undefined when not saved.
+ */
+export function savedParameter(context: IExecuteFunctions, path: string): unknown {
+	let value: unknown = context.getNode().parameters;
+	for (const key of path.split('.')) {
+		if (typeof value !== 'object' || value === null || !Object.hasOwn(value, key)) return undefined;
+		value = (value as Record<string, unknown>)[key];
+	}
+	return value;
+}
+
 /** Reads the parameters of one input item through their checks; every problem names the field and the item. */
 export class ItemInput {
 	constructor(
@@ -79,7 +92,7 @@ export class ItemInput {
 			dateOrder: () => this.dateOrder(),
 			source: () => {
 				const where = typeof path === 'function' ? path() : path;
-				return where === undefined ? undefined : sourceOf(this.raw(where));
+				return where === undefined ? undefined : sourceOf(savedParameter(this.context, where));
 			},
 			evaluate: (expression) => this.context.evaluateExpression(expression, this.itemIndex),
 		};
@@ -90,17 +103,6 @@ export class ItemInput {
 		if (!dateOrders.has(this.context))
 			dateOrders.set(this.context, readDateOrder(new ItemInput(this.context, 0)));
 		return dateOrders.get(this.context);
-	}
-
-	/** The parameter as saved in the workflow (an expression unevaluated), by its dotted path. */
-	private raw(path: string): unknown {
-		let value: unknown = this.context.getNode().parameters;
-		for (const key of path.split('.')) {
-			if (typeof value !== 'object' || value === null || !Object.hasOwn(value, key))
-				return undefined;
-			value = (value as Record<string, unknown>)[key];
-		}
-		return value;
 	}
 
 	/** The path of a parameter under Additional Fields, also inside an entry of it (Payment's terms). */
@@ -114,7 +116,7 @@ export class ItemInput {
 			}
 			return undefined;
 		};
-		return find(this.raw('additionalFields'), 'additionalFields');
+		return find(savedParameter(this.context, 'additionalFields'), 'additionalFields');
 	}
 
 	/** A top-level parameter, checked. */

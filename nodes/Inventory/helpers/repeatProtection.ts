@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { ItemInput } from './itemInput';
+import { savedParameter, type ItemInput } from './itemInput';
 import { keyOfValues, keyText, withoutEdges, type RunIdentity } from './idempotency';
 import { describeValue, showText } from './validation';
 
@@ -40,16 +40,6 @@ export interface RepeatCheck {
 
 const EXPRESSION_TEXT = /\{\{[\s\S]*\}\}/;
 
-/** A parameter's value as saved: an expression starts with "=", fixed text does not. */
-function rawParameter(context: IExecuteFunctions, path: string[]): unknown {
-	let value: unknown = context.getNode().parameters;
-	for (const name of path) {
-		if (typeof value !== 'object' || value === null) return undefined;
-		value = (value as IDataObject)[name];
-	}
-	return value;
-}
-
 /** `{{ $json.po_number }}` → `po_number`, for a message that says what to write instead. */
 function columnOfExpression(text: string): string | undefined {
 	return /^\s*\{\{\s*\$json(?:\.([A-Za-z_$][\w$]*)|\[\s*['"]([^'"]+)['"]\s*\])\s*\}\}\s*$/
@@ -64,11 +54,11 @@ function columnOfExpression(text: string): string | undefined {
  */
 function refuseExpressionAsText(
 	context: IExecuteFunctions,
-	path: string[],
+	path: string,
 	label: string,
 	takesColumnNames: boolean,
 ): void {
-	const raw = rawParameter(context, path);
+	const raw = savedParameter(context, path);
 	if (typeof raw !== 'string' || raw.startsWith('=') || !EXPRESSION_TEXT.test(raw)) return;
 	const column = columnOfExpression(raw);
 	const fix = takesColumnNames
@@ -103,7 +93,7 @@ export function readKeySource(context: IExecuteFunctions, isTool: boolean): KeyS
 	) as RepeatProtection;
 	const protection = isTool && chosen !== 'expression' ? 'execution' : chosen;
 	if (protection === 'columns') {
-		refuseExpressionAsText(context, ['keyColumns'], 'Key Columns', true);
+		refuseExpressionAsText(context, 'keyColumns', 'Key Columns', true);
 		const columns = String(context.getNodeParameter('keyColumns', 0, '') ?? '')
 			.split(',')
 			.map(withoutEdges)
@@ -115,7 +105,7 @@ export function readKeySource(context: IExecuteFunctions, isTool: boolean): KeyS
 			});
 		return { protection, columns };
 	}
-	if (protection === 'expression') refuseExpressionAsText(context, ['rowKey'], 'Row Key', false);
+	if (protection === 'expression') refuseExpressionAsText(context, 'rowKey', 'Row Key', false);
 	else if (protection !== 'execution')
 		throw new NodeOperationError(
 			context.getNode(),
