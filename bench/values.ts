@@ -2,7 +2,7 @@
  * The `values` part of `npm run bench` (BENCH_ONLY=values): what reading the values of a sheet
  * costs. 10,000 rows of mixed sheet values (dates in every form the node reads, serial day numbers,
  * Unix times, numbers with thousands separators, decimal commas and currency signs) checked by the
- * node's own code (helpers/validation.ts checkValue, built, as ItemInput calls it), timed beside
+ * node's own code (values/checks.ts checkValue, built, as ItemInput calls it), timed beside
  * its target; then the same rows through the node in n8n's engine as a Dry Run (every check, no
  * request), beside a Dry Run of the same rows in the API's own shapes (ISO dates, plain numbers):
  * the difference is what the sheet forms cost inside a real run. Nothing is sent.
@@ -10,13 +10,11 @@
 import type { IDataObject } from 'n8n-workflow';
 import { performance } from 'node:perf_hooks';
 
-import type * as ValidationHelpers from '../nodes/Inventory/helpers/validation';
+import type * as ValidationHelpers from '../nodes/Inventory/values/checks';
 import { SHEET_AMOUNTS, SHEET_DATES } from '../test/fixtures';
 import { fromDist, inventoryWorkflow, nodeOutput, runWorkflow } from '../test/harness/engine';
 
-const { checkValue } = fromDist(
-	'./nodes/Inventory/helpers/validation.js',
-) as typeof ValidationHelpers;
+const { checkValue } = fromDist('./nodes/Inventory/values/checks.js') as typeof ValidationHelpers;
 
 const ROWS = Number(process.env.BENCH_VALUE_ROWS ?? 10_000);
 const TARGET_MS = 1000;

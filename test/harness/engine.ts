@@ -78,8 +78,8 @@ const { InventoryApi } = fromDist('./credentials/InventoryApi.credentials.js') a
 };
 
 const { serverControllers, CONTROLLER_IDLE_MS } = fromDist(
-	'./nodes/Inventory/transport/controller.js',
-) as typeof import('../../nodes/Inventory/transport/controller');
+	'./nodes/Inventory/scheduling/controller.js',
+) as typeof import('../../nodes/Inventory/scheduling/controller');
 
 /**
  * The node's per-process controllers (rate, pause, records per server and credential) live as long as

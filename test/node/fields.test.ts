@@ -4,11 +4,11 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
-import type * as FieldsModule from '../../nodes/Inventory/helpers/fields';
+import type * as FieldsModule from '../../nodes/Inventory/values/field';
 import { fromDist } from '../harness/engine';
 
 const { field, INTEGER_IN_FORM_RANGE } = fromDist(
-	'./nodes/Inventory/helpers/fields.js',
+	'./nodes/Inventory/values/field.js',
 ) as typeof FieldsModule;
 
 const count = (typeOptions: INodeProperties['typeOptions']): INodeProperties => ({

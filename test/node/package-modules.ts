@@ -3,14 +3,14 @@
  * source gives them their types only (type imports are erased).
  */
 import type * as CredentialModule from '../../credentials/InventoryApi.credentials';
-import type * as DateHelpers from '../../nodes/Inventory/helpers/dates';
-import type * as IdempotencyHelpers from '../../nodes/Inventory/helpers/idempotency';
-import type * as NumberHelpers from '../../nodes/Inventory/helpers/numbers';
-import type * as ValidationHelpers from '../../nodes/Inventory/helpers/validation';
+import type * as DateHelpers from '../../nodes/Inventory/values/dates';
+import type * as IdempotencyHelpers from '../../nodes/Inventory/idempotency/keys';
+import type * as NumberHelpers from '../../nodes/Inventory/values/numbers';
+import type * as ValidationHelpers from '../../nodes/Inventory/values/checks';
 import type * as TransportConnection from '../../nodes/Inventory/transport/connection';
-import type * as TransportCredentialTest from '../../nodes/Inventory/transport/credentialTest';
-import type * as TransportErrors from '../../nodes/Inventory/transport/errors';
-import type * as TransportFailures from '../../nodes/Inventory/transport/failures';
+import type * as TransportCredentialTest from '../../nodes/Inventory/transport/checkCredential';
+import type * as TransportErrors from '../../nodes/Inventory/transport/itemError';
+import type * as TransportFailures from '../../nodes/Inventory/transport/outcome';
 import type * as TransportRetry from '../../nodes/Inventory/transport/retry';
 import { fromDist } from '../harness/engine';
 
@@ -19,25 +19,25 @@ export const credentialModule = fromDist(
 ) as typeof CredentialModule;
 
 export const idempotencyHelpers = fromDist(
-	'./nodes/Inventory/helpers/idempotency.js',
+	'./nodes/Inventory/idempotency/keys.js',
 ) as typeof IdempotencyHelpers;
 
-export const dateHelpers = fromDist('./nodes/Inventory/helpers/dates.js') as typeof DateHelpers;
+export const dateHelpers = fromDist('./nodes/Inventory/values/dates.js') as typeof DateHelpers;
 
 export const numberHelpers = fromDist(
-	'./nodes/Inventory/helpers/numbers.js',
+	'./nodes/Inventory/values/numbers.js',
 ) as typeof NumberHelpers;
 
 export const validationHelpers = fromDist(
-	'./nodes/Inventory/helpers/validation.js',
+	'./nodes/Inventory/values/checks.js',
 ) as typeof ValidationHelpers;
 
 export const transportFailures = fromDist(
-	'./nodes/Inventory/transport/failures.js',
+	'./nodes/Inventory/transport/outcome.js',
 ) as typeof TransportFailures;
 
 export const transportErrors = fromDist(
-	'./nodes/Inventory/transport/errors.js',
+	'./nodes/Inventory/transport/itemError.js',
 ) as typeof TransportErrors;
 
 export const transportRetry = fromDist(
@@ -45,7 +45,7 @@ export const transportRetry = fromDist(
 ) as typeof TransportRetry;
 
 export const transportCredentialTest = fromDist(
-	'./nodes/Inventory/transport/credentialTest.js',
+	'./nodes/Inventory/transport/checkCredential.js',
 ) as typeof TransportCredentialTest;
 
 export const transportConnection = fromDist(

@@ -2,15 +2,15 @@
  * The record-order scheduler as a unit: runs that share the process's record locks (as executions to one
  * server do). Each item's work is a promise the test settles, so what started when is exact.
  */
-import type * as RecordOrderModule from '../../nodes/Inventory/helpers/recordOrder';
-import type * as RecordLocksModule from '../../nodes/Inventory/transport/recordLocks';
+import type * as RecordOrderModule from '../../nodes/Inventory/scheduling/recordOrder';
+import type * as RecordLocksModule from '../../nodes/Inventory/scheduling/recordLocks';
 import { fromDist } from '../harness/engine';
 
 const { runInRecordOrder } = fromDist(
-	'./nodes/Inventory/helpers/recordOrder.js',
+	'./nodes/Inventory/scheduling/recordOrder.js',
 ) as typeof RecordOrderModule;
 const { RecordLocks } = fromDist(
-	'./nodes/Inventory/transport/recordLocks.js',
+	'./nodes/Inventory/scheduling/recordLocks.js',
 ) as typeof RecordLocksModule;
 
 type Locks = InstanceType<typeof RecordLocks>;

@@ -6,15 +6,15 @@
 import type { Logger } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import type * as ControllerModule from '../../nodes/Inventory/transport/controller';
-import type * as ThrottleModule from '../../nodes/Inventory/transport/throttle';
+import type * as ControllerModule from '../../nodes/Inventory/scheduling/controller';
+import type * as ThrottleModule from '../../nodes/Inventory/scheduling/throttle';
 import { fromDist } from '../harness/engine';
 
 const { AdaptiveThrottle, FixedThrottle, ServerPause } = fromDist(
-	'./nodes/Inventory/transport/throttle.js',
+	'./nodes/Inventory/scheduling/throttle.js',
 ) as typeof ThrottleModule;
 const { CONTROLLER_IDLE_MS, ServerControllers } = fromDist(
-	'./nodes/Inventory/transport/controller.js',
+	'./nodes/Inventory/scheduling/controller.js',
 ) as typeof ControllerModule;
 
 type Throttle = InstanceType<typeof AdaptiveThrottle>;

@@ -1,6 +1,6 @@
 /**
- * What the node reads from a failure (transport/failures.ts): the network codes' table, a 409's
- * reading, and the item's error each network failure ends in (transport/errors.ts).
+ * What the node reads from a failure (transport/outcome.ts): the network codes' table, a 409's
+ * reading, and the item's error each network failure ends in (transport/itemError.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { INode } from 'n8n-workflow';

@@ -1,4 +1,4 @@
-/** Text in messages (helpers/validation.ts showText): an invisible character is escaped, never shown as nothing. */
+/** Text in messages (values/checks.ts showText): an invisible character is escaped, never shown as nothing. */
 import { validationHelpers } from '../node/package-modules';
 
 const { showText, describeValue } = validationHelpers;

@@ -1,5 +1,5 @@
 /**
- * The reading tables on their own (helpers/dates.ts, helpers/numbers.ts, helpers/validation.ts):
+ * The reading tables on their own (values/dates.ts, values/numbers.ts, values/checks.ts):
  * date text as sheets write it, numbers in a date field by range, number text with separators; each
  * refusal's Luxon format applied with Luxon, and each offered expression evaluated, to the refused
  * value. The engine runs of the same (request bodies, messages) are node/values.test.ts and
@@ -8,8 +8,8 @@
 import { DateTime } from 'luxon';
 
 import { dateHelpers, numberHelpers, validationHelpers } from '../node/package-modules';
-import type { DateOrder, DateRefusal } from '../../nodes/Inventory/helpers/dates';
-import type { Check, Reading } from '../../nodes/Inventory/helpers/validation';
+import type { DateOrder, DateRefusal } from '../../nodes/Inventory/values/dates';
+import type { Check, Reading } from '../../nodes/Inventory/values/checks';
 
 const { readDate, DATE_NUMBERS } = dateHelpers;
 const { readNumberText } = numberHelpers;

@@ -1,7 +1,7 @@
 import type { INodePropertyOptions } from 'n8n-workflow';
 
-import { field } from '../helpers/fields';
-import { RECORD_ID } from '../helpers/validation';
+import { field } from '../values/field';
+import { RECORD_ID } from '../values/checks';
 
 export const TEXT_LIMIT = 10_000;
 export const NAME_LIMIT = 255;

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { ItemInput } from '../helpers/itemInput';
+import type { ItemInput } from '../values/itemInput';
 import type { InventoryRequest } from '../transport';
 
 type NodeMap = {

@@ -1,11 +1,12 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import type { DateOrder } from '../helpers/dates';
-import { field, INTEGER_IN_FORM_RANGE, type Field } from '../helpers/fields';
-import type { ItemInput } from '../helpers/itemInput';
-import type { RetryPolicy, Sending } from '../transport';
+import { field, INTEGER_IN_FORM_RANGE, type Field } from '../values/field';
+import type { ItemInput } from '../values/itemInput';
+import type { Sending } from '../scheduling/controller';
+import type { RetryPolicy } from '../transport';
+import { dateOrderOption } from '../values/dateOrder';
 
-// Every option is a plain `INodeProperties` literal with its check beside it (helpers/fields.ts), as
+// Every option is a plain `INodeProperties` literal with its check beside it (values/field.ts), as
 // every parameter of the node is, so that n8n's lint reads it. A number option always holds a value
 // (its default when added), so none shows a placeholder.
 
@@ -87,39 +88,6 @@ export const runOptions = {
 		check: INTEGER_IN_FORM_RANGE,
 	}),
 };
-
-const dateOrderProperty: INodeProperties = {
-	displayName: 'Date Order',
-	name: 'dateOrder',
-	type: 'options',
-	default: 'dayFirst',
-	options: [
-		{
-			name: 'Day First',
-			value: 'dayFirst',
-			description: '04/05/2026 is 4 May 2026, as in most of Europe',
-		},
-		{
-			name: 'Month First',
-			value: 'monthFirst',
-			description: '04/05/2026 is April 5, 2026, as in the US',
-		},
-	],
-	description:
-		'How to read dates whose day and month could be either, like 04/05/2026: every row is read this way',
-	hint: 'Dates with one reading need no order: 20/11/2026, 11/20/2026, 2026-11-20, Nov 20, 2026. With an order set, a date that reads only the other way (11/20/2026 with Day First) is refused.',
-};
-
-/** Read once per run, from the first item (helpers/itemInput.ts asks for it when a date needs it). */
-export const dateOrderOption = field({
-	property: dateOrderProperty,
-	check: { kind: 'options', options: dateOrderProperty.options as INodePropertyOptions[] },
-});
-
-/** Options → Date Order of the run; undefined when the option is not added. */
-export function readDateOrder(input: ItemInput): DateOrder | undefined {
-	return input.option(dateOrderOption) as DateOrder | undefined;
-}
 
 /** Read once per run, from the first item (outcomeItems.isDryRun). */
 export const dryRunOption: INodeProperties = {

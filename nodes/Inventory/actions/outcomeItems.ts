@@ -7,7 +7,8 @@ import {
 } from 'n8n-workflow';
 
 import type { InventoryRequest } from '../transport';
-import { failureDetailsOf, FATE_WORDS, type FailureDetails } from '../transport/errors';
+import { failureDetailsOf, FATE_WORDS, type FailureDetails } from '../transport/itemError';
+import { checkReasonsOf } from '../values/itemInput';
 
 /**
  * The json of a failed item's error item. n8n (from 2.36) routes an item to the error output when its
@@ -21,7 +22,7 @@ export function errorItemJson(error: NodeApiError | NodeOperationError): IDataOb
 		// Not made by the transport: the item's input failed its checks before anything was sent.
 		status: null,
 		apiMessage: null,
-		reasons: {},
+		reasons: checkReasonsOf(error) ?? {},
 		fate: 'notSent',
 		idempotencyKey: null,
 	};
@@ -94,4 +95,28 @@ export function checksFailure(
 		itemIndex: first.itemIndex,
 		description: `Nothing was sent. ${listed}${more}. ${next}`,
 	});
+}
+
+/**
+ * What a tool call returns to the agent: the response's data without the null, empty-list and
+ * empty-object fields (an available asset's state is mostly nulls), so that the model reads the IDs
+ * and values that matter and fewer tokens. The node's own output (not a tool) stays the data object.
+ */
+export function compactForAgent(data: IDataObject): IDataObject {
+	const compact: IDataObject = {};
+	for (const [key, value] of Object.entries(data)) {
+		const kept = compactValue(value);
+		if (kept !== undefined) compact[key] = kept;
+	}
+	return compact;
+}
+
+function compactValue(value: unknown): IDataObject[keyof IDataObject] | undefined {
+	if (value === null || value === undefined) return undefined;
+	if (Array.isArray(value)) return value.length === 0 ? undefined : (value as IDataObject[]);
+	if (typeof value === 'object') {
+		const nested = compactForAgent(value as IDataObject);
+		return Object.keys(nested).length === 0 ? undefined : nested;
+	}
+	return value as IDataObject[keyof IDataObject];
 }

@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 /**
  * What counts as the same action, chosen in the form. The values are read by
- * `helpers/repeatProtection.ts`. The tool variant (an AI agent's tool) offers two of the choices:
+ * `idempotency/repeatProtection.ts`. The tool variant (an AI agent's tool) offers two of the choices:
  * its calls are keyed per execution unless a Row Key (e.g. `$fromAI('orderId', …)`) names the
  * business id.
  */

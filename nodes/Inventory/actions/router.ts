@@ -1,28 +1,30 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { chooseIdempotencyKey, keyText, runIdentity } from '../helpers/idempotency';
-import { ItemInput } from '../helpers/itemInput';
-import { runInRecordOrder } from '../helpers/recordOrder';
+import { chooseIdempotencyKey, keyText, runIdentity } from '../idempotency/keys';
+import { ItemInput } from '../values/itemInput';
+import { runInRecordOrder } from '../scheduling/recordOrder';
 import {
 	AnswerBook,
 	readKeySource,
 	REPEAT_CHECK_FIELD,
 	rowBusinessValue,
 	withRunSummary,
-} from '../helpers/repeatProtection';
-import { compactForAgent, isToolVariant } from '../helpers/toolMode';
-import {
-	ExecutionStopped,
-	openConnection,
-	openSendingRun,
-	sendInventoryRequest,
-	type InventoryRequest,
-} from '../transport';
+} from '../idempotency/repeatProtection';
+import { isToolVariant } from '../idempotency/toolMode';
+import { ExecutionStopped } from '../scheduling/cancel';
+import { openSendingRun } from '../scheduling/controller';
+import { openConnection, sendInventoryRequest, type InventoryRequest } from '../transport';
 import * as asset from './asset/Asset.resource';
 import type { InventoryOperation, OperationMap, Resource } from './node.type';
 import { readRunOptions } from './options.description';
-import { checksFailure, dryRunItemJson, errorItemJson, isDryRun } from './outcomeItems';
+import {
+	checksFailure,
+	compactForAgent,
+	dryRunItemJson,
+	errorItemJson,
+	isDryRun,
+} from './outcomeItems';
 import * as subscription from './subscription/Subscription.resource';
 
 const operations: OperationMap = {

@@ -1,7 +1,7 @@
 import type { ICredentialsDecrypted, IExecuteFunctions, IN8nHttpFullResponse } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { isGatewayStatus } from './failures';
+import { isGatewayStatus } from './outcome';
 
 export const CREDENTIAL_TYPE = 'inventoryApi';
 

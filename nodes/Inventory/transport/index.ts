@@ -5,20 +5,17 @@ import type {
 	IN8nHttpFullResponse,
 } from 'n8n-workflow';
 
-import { ExecutionStopped, throwIfStopped, waitUnlessStopped } from './cancel';
+import { ExecutionStopped, throwIfStopped, waitUnlessStopped } from '../scheduling/cancel';
+import type { SendThrottle } from '../scheduling/throttle';
 import { checkApiAddress, CREDENTIAL_TYPE, type InventoryConnection } from './connection';
-import { answerError, apiMessageOf, networkError } from './errors';
-import { classifyNetworkFailure, isApiError, isInFlightConflict } from './failures';
+import { answerError, apiMessageOf, networkError } from './itemError';
+import { classifyNetworkFailure, isApiError, isInFlightConflict } from './outcome';
 import type { InventoryRequest } from './request';
 import { networkRetryWait, parseRetryAfter, retryWait, type RetryPolicy } from './retry';
-import type { SendThrottle } from './throttle';
 
-export { ExecutionStopped } from './cancel';
 export { openConnection } from './connection';
 export type { InventoryRequest } from './request';
 export { type RetryPolicy } from './retry';
-export { openSendingRun, type Sending, type SendingRun } from './controller';
-export { type SendThrottle } from './throttle';
 
 /** The response's `data` object, when the body is the API's success envelope. */
 function dataOf(body: unknown): IDataObject | undefined {

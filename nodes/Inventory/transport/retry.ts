@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { isGatewayStatus, type NetworkFailure } from './failures';
+import { isGatewayStatus, type NetworkFailure } from './outcome';
 
 export interface RetryPolicy {
 	/** Retries after the first attempt, for 429, 5xx, network failures and a 409 of a request in flight. */

@@ -26,7 +26,7 @@ import * as W from '../lib/workflows.mjs';
 
 /** The node's UUID namespace, from the built package (run.mjs builds it before the checks). */
 const idempotencyNamespace = () =>
-	createRequire(import.meta.url)(path.join(REPO_DIR, 'dist/nodes/Inventory/helpers/idempotency.js'))
+	createRequire(import.meta.url)(path.join(REPO_DIR, 'dist/nodes/Inventory/idempotency/keys.js'))
 		.IDEMPOTENCY_NAMESPACE;
 
 const ACQUISITION_TOOL = 'Record acquisition';

@@ -1,8 +1,8 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { field } from '../../helpers/fields';
-import type { ItemInput } from '../../helpers/itemInput';
-import { RECORD_ID } from '../../helpers/validation';
+import { field } from '../../values/field';
+import type { ItemInput } from '../../values/itemInput';
+import { RECORD_ID } from '../../values/checks';
 import { assetId, NAME_LIMIT, TEXT_LIMIT } from '../common.fields';
 import type { PreparedRequest } from '../node.type';
 

@@ -1,9 +1,9 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { jsonParse } from 'n8n-workflow';
 
-import type { FieldCheck, Subject } from '../../helpers/fields';
-import type { ItemInput } from '../../helpers/itemInput';
-import { isEmptyValue, RECORD_ID, type Check } from '../../helpers/validation';
+import type { FieldCheck, Subject } from '../../values/field';
+import type { ItemInput } from '../../values/itemInput';
+import { isEmptyValue, RECORD_ID, type Check } from '../../values/checks';
 
 /**
  * How a pair's Value is sent, as n8n's Edit Fields node lets each field say its type. A pair is

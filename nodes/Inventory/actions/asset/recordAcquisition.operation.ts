@@ -1,9 +1,9 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { field, INTEGER_IN_FORM_RANGE } from '../../helpers/fields';
-import type { ItemInput } from '../../helpers/itemInput';
-import { MAX_AMOUNT, RECORD_ID } from '../../helpers/validation';
+import { field, INTEGER_IN_FORM_RANGE } from '../../values/field';
+import type { ItemInput } from '../../values/itemInput';
+import { MAX_AMOUNT, RECORD_ID } from '../../values/checks';
 import {
 	assetId,
 	eventDate,

@@ -1,8 +1,8 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { field, INTEGER_IN_FORM_RANGE } from '../../helpers/fields';
-import type { ItemInput } from '../../helpers/itemInput';
-import { MAX_AMOUNT, RECORD_ID } from '../../helpers/validation';
+import { field, INTEGER_IN_FORM_RANGE } from '../../values/field';
+import type { ItemInput } from '../../values/itemInput';
+import { MAX_AMOUNT, RECORD_ID } from '../../values/checks';
 import { BILLING_FREQUENCIES, eventDate, eventDescription } from '../common.fields';
 import type { PreparedRequest } from '../node.type';
 

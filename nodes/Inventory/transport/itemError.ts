@@ -14,7 +14,7 @@ import {
 	readConflict,
 	type NetworkFailure,
 	type RequestFate,
-} from './failures';
+} from './outcome';
 
 /** What a failed item's error item carries besides the message: what a user needs to fix or retry the row. */
 export interface FailureDetails {
@@ -39,22 +39,6 @@ export function failureDetailsOf(error: Error): FailureDetails | undefined {
 function withDetails<E extends Error>(error: E, details: FailureDetails): E {
 	detailsOfErrors.set(error, details);
 	return error;
-}
-
-/**
- * Marks an item's error as a failed check of its input: nothing was sent, and `reasons` names the
- * field the way the API names it in a 422's reasons (its body field, nested ones as dotted paths), or
- * the node's parameter when the value goes into no body field, so that a row refused by the node and
- * one refused by the API are fixed the same way.
- */
-export function withCheckReason<E extends Error>(error: E, field: string, problem: string): E {
-	return withDetails(error, {
-		status: null,
-		apiMessage: null,
-		reasons: { [field]: problem },
-		fate: 'notSent',
-		idempotencyKey: null,
-	});
 }
 
 const MAX_EXCERPT = 300;

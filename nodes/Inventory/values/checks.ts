@@ -13,7 +13,7 @@ import { readNumberText, type NumberSpelling } from './numbers';
 
 export const MAX_AMOUNT = 999_999_999.99;
 
-/** What a field's value must be; the field's form property is declared beside it (helpers/fields.ts). */
+/** What a field's value must be; the field's form property is declared beside it (values/field.ts). */
 export type Check =
 	| { kind: 'text'; maxLength: number }
 	| { kind: 'amount' }
@@ -59,7 +59,7 @@ export interface Reading {
 // n8n's nodes read parameters with n8n-workflow's `tryToParse*` / `validateFieldType`: numbers with
 // `Number()`, booleans as "true"/"false" in any case and 1/0, dates with Luxon (ISO 8601, SQL, HTTP,
 // RFC 2822, then `Date.parse`). The node reads the same values, with these differences: what a
-// spreadsheet or a form writes is taken too (numbers: helpers/numbers.ts, dates: helpers/dates.ts),
+// spreadsheet or a form writes is taken too (numbers: values/numbers.ts, dates: values/dates.ts),
 // and what could be read two ways is refused with the readings and the expression that reads it.
 
 /**
@@ -96,7 +96,7 @@ export const FIX_IT = {
 	/** What stands for the value when its expression is unknown. */
 	placeholder: { date: '$json.date', number: '$json.amount', list: '$json.ids' },
 	round: (number: string) => `{{ Math.round(${number} * 100) / 100 }}`,
-	/** Text as JavaScript's Number() reads it, without what a sheet adds (helpers/numbers.ts). */
+	/** Text as JavaScript's Number() reads it, without what a sheet adds (values/numbers.ts). */
 	number: (text: string, { currency, thousands, decimal }: NumberSpelling) =>
 		`Number(${text}${currency ? `.replace(${literal(currency)}, '')` : ''}${
 			thousands ? `.replaceAll(${literal(thousands)}, '')` : ''
@@ -199,7 +199,7 @@ const shownNumber = (value: unknown, number: number) =>
 		: String(number);
 
 /**
- * A number from a number or from text (helpers/numbers.ts). `field` decides what has two readings:
+ * A number from a number or from text (values/numbers.ts). `field` decides what has two readings:
  * an amount (at most two decimals) and a count (whole) read `1,249` as 1249, a number refuses it.
  */
 function readNumber(

@@ -6,9 +6,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { savedParameter, type ItemInput } from './itemInput';
-import { keyOfValues, keyText, withoutEdges, type RunIdentity } from './idempotency';
-import { describeValue, showText } from './validation';
+import { savedParameter, type ItemInput } from '../values/itemInput';
+import { keyOfValues, keyText, withoutEdges, type RunIdentity } from './keys';
+import { describeValue, showText } from '../values/checks';
 
 /**
  * What counts as the same action (the form's "Repeat Protection"): each row once across executions,

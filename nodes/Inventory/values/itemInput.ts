@@ -1,11 +1,22 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { readDateOrder } from '../actions/options.description';
-import { withCheckReason } from '../transport/errors';
 import type { DateOrder } from './dates';
-import type { Field, FieldCheck, Subject } from './fields';
-import { checkValue, isEmptyValue, type Reading, type RequestValue } from './validation';
+import { dateOrderOption } from './dateOrder';
+import type { Field, FieldCheck, Subject } from './field';
+import { checkValue, isEmptyValue, type Reading, type RequestValue } from './checks';
+
+/**
+ * The reason a failed check gives, by the field as the API names it in a 422's reasons (its body
+ * field, nested ones as dotted paths) or the node's parameter when the value goes into no body
+ * field, so that a row refused by the node and one refused by the API are fixed the same way.
+ */
+const checkReasons = new WeakMap<Error, Record<string, string>>();
+
+/** The reasons of an item's failed check (ItemInput.fail); undefined for any other error. */
+export function checkReasonsOf(error: Error): Record<string, string> | undefined {
+	return checkReasons.get(error);
+}
 
 /** Options → Date Order of each run (its execute context), read once, from the first item. */
 const dateOrders = new WeakMap<IExecuteFunctions, DateOrder | undefined>();
@@ -51,18 +62,16 @@ export class ItemInput {
 		const where = parameter
 			? `Parameter "${parameter}"${apiField ? ` (API field "${apiField}")` : ''}. `
 			: '';
-		throw withCheckReason(
-			new NodeOperationError(
-				this.context.getNode(),
-				`${label} ${problem} [item ${this.itemIndex}]`,
-				{
-					itemIndex: this.itemIndex,
-					description: `${where}Nothing was sent to the Inventory API for this item.`,
-				},
-			),
-			reasonPath ?? apiField ?? parameter ?? label,
-			problem,
+		const error = new NodeOperationError(
+			this.context.getNode(),
+			`${label} ${problem} [item ${this.itemIndex}]`,
+			{
+				itemIndex: this.itemIndex,
+				description: `${where}Nothing was sent to the Inventory API for this item.`,
+			},
 		);
+		checkReasons.set(error, { [reasonPath ?? apiField ?? parameter ?? label]: problem });
+		throw error;
 	}
 
 	/**
@@ -101,7 +110,10 @@ export class ItemInput {
 	/** Options → Date Order, read once per run from the first item, as the other run options are. */
 	private dateOrder(): DateOrder | undefined {
 		if (!dateOrders.has(this.context))
-			dateOrders.set(this.context, readDateOrder(new ItemInput(this.context, 0)));
+			dateOrders.set(
+				this.context,
+				new ItemInput(this.context, 0).option(dateOrderOption) as DateOrder | undefined,
+			);
 		return dateOrders.get(this.context);
 	}
 

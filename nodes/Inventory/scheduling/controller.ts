@@ -2,7 +2,6 @@ import type { Logger } from 'n8n-workflow';
 import { createHash } from 'node:crypto';
 
 import { RecordLocks } from './recordLocks';
-import type { InventoryConnection } from './connection';
 import {
 	AdaptiveThrottle,
 	FixedThrottle,
@@ -94,6 +93,12 @@ export class ServerController {
 	}
 }
 
+/** Whose server a controller paces: the base URL and the credential's token (kept only as a hash). */
+export interface ServerIdentity {
+	baseUrl: string;
+	token: string;
+}
+
 /**
  * One ServerController per base URL and credential token in the process, keyed by the URL and a
  * SHA-256 of the token (never the token). Like n8n's own connection pools, a controller nobody used for
@@ -104,7 +109,7 @@ export class ServerControllers {
 
 	constructor(private readonly now: () => number = () => Date.now()) {}
 
-	controllerFor(connection: Pick<InventoryConnection, 'baseUrl' | 'token'>, logger: Logger) {
+	controllerFor(connection: ServerIdentity, logger: Logger) {
 		this.forgetIdle(logger);
 		const tokenHash = createHash('sha256').update(connection.token).digest('hex');
 		const key = `${connection.baseUrl}\n${tokenHash}`;
@@ -142,7 +147,7 @@ export const serverControllers = new ServerControllers();
 /** The run's way to the server: the shared controller of its base URL and credential. */
 export function openSendingRun(
 	context: { logger: Logger },
-	connection: InventoryConnection,
+	connection: ServerIdentity,
 	sending: Sending,
 ): SendingRun {
 	return serverControllers

@@ -19,7 +19,7 @@ import {
 	classifyNetworkFailure,
 	isCertificateFailure,
 	isGatewayStatus,
-} from './failures';
+} from './outcome';
 
 /**
  * The API has no read endpoint, so the test sends a to-do creation that can never succeed: record 0

@@ -1,5 +1,5 @@
-import { whenStopped } from '../transport/cancel';
-import { RecordLocks, type RecordTicket } from '../transport/recordLocks';
+import { whenStopped } from './cancel';
+import { RecordLocks, type RecordTicket } from './recordLocks';
 
 /** Item indices, smallest first. */
 class IndexHeap {

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { Check } from './validation';
+import type { Check } from './checks';
 
 /** Who a problem is about: the name shown in the message, the parameter and API field in its description. */
 export interface Subject {

@@ -2,7 +2,7 @@
  * Numbers written as text, as sheets and people write them. Text in JavaScript's plain form
  * (`1249`, `1079.99`, `1.500`: digits, at most one point) is read as JavaScript and n8n read it, as
  * before; other text by SHEET_NUMBER's rules. Which of two readings a field takes is the check's
- * business (helpers/validation.ts).
+ * business (values/checks.ts).
  */
 
 /** Plain number text: optional minus, digits, optional point and decimals. */
