@@ -13,6 +13,9 @@ import { readNumberText, type NumberSpelling } from './numbers';
 
 export const MAX_AMOUNT = 999_999_999.99;
 
+/** An amount's range and cents as its form property states them (`typeOptions`), for every amount field. */
+export const AMOUNT_TYPE_OPTIONS = { minValue: 0, maxValue: MAX_AMOUNT, numberPrecision: 2 };
+
 /** What a field's value must be; the field's form property is declared beside it (values/field.ts). */
 export type Check =
 	| { kind: 'text'; maxLength: number }
@@ -179,6 +182,17 @@ export function describeValue(value: unknown): string {
 
 const grouped = (count: number) => count.toLocaleString('en-US');
 
+/**
+ * The range a check allows, in the words a field's description states it ("up to 255 characters",
+ * "0 to 999,999,999.99"); undefined for a check without one. `field()` holds each description to it.
+ */
+export function rangeWords(check: Check): string | undefined {
+	if (check.kind === 'text') return `up to ${grouped(check.maxLength)} characters`;
+	if (check.kind === 'amount') return `0 to ${grouped(MAX_AMOUNT)}`;
+	if (check.kind === 'integer') return `${grouped(check.min)} to ${grouped(check.max)}`;
+	return undefined;
+}
+
 /** A number read from a value, how a message shows the value, and the expression that gives the number. */
 interface NumberRead {
 	value: number;
@@ -227,12 +241,9 @@ function readNumber(
 				return FIX_IT.number(source(), text.spelling);
 			},
 		};
-		const digits = text.spelling.currency
-			? value.trim().replace(text.spelling.currency, '').trim()
-			: value.trim();
-		if (text.plain && POINT_THOUSANDS.test(digits))
+		if (text.plain !== undefined && POINT_THOUSANDS.test(text.plain))
 			read.pointThousands = {
-				value: Number(digits.replace('.', '')),
+				value: Number(text.plain.replace('.', '')),
 				get expression() {
 					return FIX_IT.number(source(), { ...text.spelling, thousands: '.' });
 				},
@@ -290,7 +301,7 @@ function checkAmount(value: unknown, reading: Reading, fail: Fail): number {
 	// Most amounts are cents already; only the others are read without their noise.
 	const amount = isCents(given) ? given : withoutNoise(given);
 	if (amount < 0 || amount > MAX_AMOUNT)
-		fail(`must be between 0 and 999,999,999.99, got ${read.shown}`);
+		fail(`must be between 0 and ${grouped(MAX_AMOUNT)}, got ${read.shown}`);
 	if (!isCents(amount))
 		fail(
 			`must have at most two decimal places, got ${read.shown}: round it in the expression, e.g. ${FIX_IT.round(read.expression)} (gives ${Math.round(given * 100) / 100})${pointThousandsFix(read)}`,

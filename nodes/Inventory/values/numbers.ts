@@ -36,7 +36,8 @@ export interface NumberSpelling {
 }
 
 export type NumberText =
-	| { ok: true; value: number; plain: boolean; spelling: NumberSpelling }
+	/** `plain`: the text in JavaScript's plain form (`1.249`), without its currency sign, when it is one. */
+	| { ok: true; value: number; plain?: string; spelling: NumberSpelling }
 	/** `1,249`: 1249 with a thousands comma, or 1.249 with a decimal comma. */
 	| { ok: false; twoReadings: { thousands: number; decimal: number }; spelling: NumberSpelling }
 	| { ok: false; twoReadings?: undefined };
@@ -69,7 +70,7 @@ export function readNumberText(text: string, { currency }: { currency: boolean }
 	const body = given.rest.slice(minus.length);
 	if (body.startsWith('-')) return NOT_A_NUMBER;
 	if (NUMBER_TEXT.test(body))
-		return { ok: true, value: Number(minus + body), plain: true, spelling };
+		return { ok: true, value: Number(minus + body), plain: minus + body, spelling };
 
 	const groups = body.split(/\D/);
 	const separators = body.match(/\D/g) ?? [];
@@ -85,7 +86,6 @@ export function readNumberText(text: string, { currency }: { currency: boolean }
 	const read = (digits: string, thousands?: string, decimal?: string): NumberText => ({
 		ok: true,
 		value: Number(minus + digits),
-		plain: false,
 		spelling: { ...spelling, thousands, decimal },
 	});
 	const grouped = (count: number) =>

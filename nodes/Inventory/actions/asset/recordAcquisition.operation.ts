@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { field, INTEGER_IN_FORM_RANGE } from '../../values/field';
 import type { ItemInput } from '../../values/itemInput';
-import { MAX_AMOUNT, RECORD_ID } from '../../values/checks';
+import { AMOUNT_TYPE_OPTIONS, RECORD_ID } from '../../values/checks';
 import {
 	assetId,
 	eventDate,
@@ -51,7 +51,7 @@ const price = field({
 		type: 'number',
 		default: '',
 		placeholder: 'e.g. 1249.99',
-		typeOptions: { minValue: 0, maxValue: MAX_AMOUNT, numberPrecision: 2 },
+		typeOptions: AMOUNT_TYPE_OPTIONS,
 		description: "Purchase price, 0 to 999,999,999.99. Defaults to 'Cost'.",
 	},
 	check: { kind: 'amount' },
@@ -65,7 +65,7 @@ const cost = field({
 		type: 'number',
 		default: '',
 		placeholder: 'e.g. 1249.99',
-		typeOptions: { minValue: 0, maxValue: MAX_AMOUNT, numberPrecision: 2 },
+		typeOptions: AMOUNT_TYPE_OPTIONS,
 		description:
 			'Amount paid at acquisition (the down payment for financed acquisitions), 0 to 999,999,999.99',
 	},
@@ -80,7 +80,7 @@ const salvageValue = field({
 		type: 'number',
 		default: '',
 		placeholder: 'e.g. 100',
-		typeOptions: { minValue: 0, maxValue: MAX_AMOUNT, numberPrecision: 2 },
+		typeOptions: AMOUNT_TYPE_OPTIONS,
 		description: 'Salvage value, 0 to 999,999,999.99',
 	},
 	check: { kind: 'amount' },
@@ -94,7 +94,7 @@ const financeAmount = field({
 		type: 'number',
 		default: '',
 		placeholder: 'e.g. 1000',
-		typeOptions: { minValue: 0, maxValue: MAX_AMOUNT, numberPrecision: 2 },
+		typeOptions: AMOUNT_TYPE_OPTIONS,
 		description: 'Amount financed, 0 to 999,999,999.99, when the event type enables financing',
 	},
 	check: { kind: 'amount' },
@@ -125,7 +125,7 @@ const planPayment = field({
 		default: '',
 		required: true,
 		placeholder: 'e.g. 87.25',
-		typeOptions: { minValue: 0, maxValue: MAX_AMOUNT, numberPrecision: 2 },
+		typeOptions: AMOUNT_TYPE_OPTIONS,
 		description: 'Amount of each payment, 0 to 999,999,999.99',
 	},
 	check: { kind: 'amount' },

@@ -2,7 +2,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { field, INTEGER_IN_FORM_RANGE } from '../../values/field';
 import type { ItemInput } from '../../values/itemInput';
-import { MAX_AMOUNT, RECORD_ID } from '../../values/checks';
+import { AMOUNT_TYPE_OPTIONS, RECORD_ID } from '../../values/checks';
 import { BILLING_FREQUENCIES, eventDate, eventDescription } from '../common.fields';
 import type { PreparedRequest } from '../node.type';
 
@@ -48,7 +48,7 @@ const cost = field({
 		default: '',
 		required: true,
 		placeholder: 'e.g. 1249.99',
-		typeOptions: { minValue: 0, maxValue: MAX_AMOUNT, numberPrecision: 2 },
+		typeOptions: AMOUNT_TYPE_OPTIONS,
 		description: 'The billing amount, 0 to 999,999,999.99',
 	},
 	check: { kind: 'amount' },
