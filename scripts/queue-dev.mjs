@@ -72,7 +72,7 @@ console.log(`
   Login:       ${OWNER.email} / ${OWNER.password}
   Webhook:     curl -X POST ${main.baseUrl}/webhook/${webhookPath} -H 'Content-Type: application/json' \\
                  -d '{"items":[{"orderId":"order-1","assetId":1001,"name":"order-1"}]}'
-               ("${webhookWf.name}": Create To-Do keyed by orderId; a worker runs it)
+               ("${webhookWf.name}": Create Todo keyed by orderId; a worker runs it)
   Credential:  "${W.CREDENTIAL.name}" (Inventory API, ${sandbox.baseUrl}, token ${API_TOKEN})
   Sandbox:     ${sandbox.baseUrl}  (inspect: curl -H 'Authorization: Bearer ${ADMIN_TOKEN}' ${sandbox.baseUrl}/_sandbox/state)
   Main:        ${main.userFolder}  (log: ${main.logDir}/n8n-start.log)

@@ -22,9 +22,9 @@ export class Inventory implements INodeType {
 		version: 1,
 		// The operation's name as the Operation dropdown shows it (not its value).
 		subtitle:
-			'={{ ({ createTodo: "Create To-Do", recordAcquisition: "Record Acquisition", updateBilling: "Update Billing" })[$parameter["operation"]] }}',
+			'={{ ({ createTodo: "Create Todo", recordAcquisition: "Record Acquisition", updateBilling: "Update Billing" })[$parameter["operation"]] }}',
 		description:
-			'Create asset to-dos, update subscription billing and record asset acquisitions in the Asset and Subscription Inventory API, without duplicates on retries',
+			'Create asset todos, update subscription billing and record asset acquisitions in the Asset and Subscription Inventory API, without duplicates on retries',
 		defaults: { name: 'Inventory' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

@@ -148,7 +148,7 @@ const acquiredAt = (options: INodeParameters = {}, first = 1001): INodeParameter
 	options,
 });
 
-/** Create To-Do on asset 1001 with the due date `$json.due`. */
+/** Create Todo on asset 1001 with the due date `$json.due`. */
 const dueOn = (options: INodeParameters = {}): INodeParameters => ({
 	resource: 'asset',
 	operation: 'createTodo',

@@ -34,7 +34,7 @@ export async function bulkTls({ n8n }, check) {
 				await n8n.importWorkflows([W.bulkTlsWorkflow()]);
 
 				const result = await executeOk(n8n, 'e2eBulkTls');
-				const output = outputItems(runOf(result, 'Create To-Dos')[0]);
+				const output = outputItems(runOf(result, 'Create Todos')[0]);
 				assertEqual(
 					output.map((o) => [o.asset_id, o.todo?.name]),
 					W.BULK_TLS_ITEMS.map((item) => [item.assetId, item.task]),

@@ -21,13 +21,13 @@ export async function editor({ n8n, screenshotDir: SCREENSHOT_DIR }, check) {
 			const names = await page.$$eval('[data-test-id="canvas-node"]', (els) =>
 				els.map((e) => e.getAttribute('data-node-name')),
 			);
-			for (const n of ['Create To-Do', 'Update Billing', 'Record Acquisition'])
+			for (const n of ['Create Todo', 'Update Billing', 'Record Acquisition'])
 				assert(names.includes(n), `canvas shows node "${n}" (has ${names.join(', ')})`);
 			await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'workflow.png') });
 
 			const forms = [
 				[
-					'Create To-Do',
+					'Create Todo',
 					'create-todo.png',
 					['Credential', 'Resource', 'Operation', 'Asset ID', 'Name'],
 				],

@@ -19,7 +19,7 @@ export async function headless({ n8n, sandbox }, check) {
 		await sandbox.reset();
 		const wf = W.createTodoWorkflow();
 		const r1 = await executeOk(n8n, wf.id);
-		const out = outputItems(runOf(r1, 'Create To-Do')[0]);
+		const out = outputItems(runOf(r1, 'Create Todo')[0]);
 		assertEqual(out.length, 2, 'output items');
 		assertEqual(
 			out.map((o) => o.todo?.name),
@@ -104,7 +104,7 @@ export async function headless({ n8n, sandbox }, check) {
 	await check('headless: error output (On Error: Continue using error output)', async () => {
 		await sandbox.reset();
 		const r = await executeOk(n8n, W.errorOutputWorkflow().id);
-		const [run] = runOf(r, 'Create To-Do');
+		const [run] = runOf(r, 'Create Todo');
 		// n8n 1.x routes to the error output only an item whose json is `{ error }` (or with `message`):
 		// there the error item `{ error, details }` stays in place on the success output.
 		const routed = HOST_FLAVOR === 'n8n2';
@@ -154,7 +154,7 @@ export async function headless({ n8n, sandbox }, check) {
 				await sandbox.reset();
 				const seq = await lastSeq(sandbox);
 				const r = await executeOk(n8n, W.errorDetailsWorkflow().id);
-				const [run] = runOf(r, 'Create To-Do');
+				const [run] = runOf(r, 'Create Todo');
 				assertEqual(
 					outputItems(run, 0).map((o) => o.asset_id),
 					[1005],
@@ -205,7 +205,7 @@ export async function headless({ n8n, sandbox }, check) {
 	await check('headless: the node runs twice in one execution (loop)', async () => {
 		await sandbox.reset();
 		const r = await executeOk(n8n, W.loopWorkflow().id);
-		const runs = runOf(r, 'Create To-Do');
+		const runs = runOf(r, 'Create Todo');
 		assertEqual(runs.length, 2, 'runs of the Inventory node');
 		const state = await sandbox.state();
 		assertEqual(

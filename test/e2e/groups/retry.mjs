@@ -59,7 +59,7 @@ export async function retryExecution({ sandbox, api }, check) {
 				'the retry resent items 1 and 2 with their keys (replays)',
 			);
 			const data = await unflatten(retryExec.data);
-			const out = data.resultData.runData['Create To-Do']
+			const out = data.resultData.runData['Create Todo']
 				.at(-1)
 				.data.main[0].map((i) => i.json.asset_id);
 			assertEqual(out, [1010, 1011, 1012], 'the retry outputs all three items');
@@ -84,7 +84,7 @@ export async function retryExecution({ sandbox, api }, check) {
 			// Fix the node in the saved workflow, as a user does in the editor (PATCH /rest/workflows/:id).
 			const saved = await api.get(`/workflows/${wf.id}`);
 			const nodes = saved.nodes.map((n) =>
-				n.name === 'Create To-Do'
+				n.name === 'Create Todo'
 					? { ...n, parameters: { ...n.parameters, assetId: W.RETRY_FIX_FIXED_ASSET } }
 					: n,
 			);

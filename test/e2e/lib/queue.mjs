@@ -174,7 +174,7 @@ export async function startQueueStack({
 
 // ------------------------------------------------------------------------------------------------
 // Production workflows: Webhook (POST {batch, items: [{orderId, assetId, name}]}) → Split Out →
-// Create To-Do → the last node's first item as the answer, once the execution finished.
+// Create Todo → the last node's first item as the answer, once the execution finished.
 
 export const WEBHOOK_NODE_ID = 'inv-queue-create';
 
@@ -208,7 +208,7 @@ function webhookWorkflow({ id, name, path: webhookPath, webhookId, businessKey, 
 			},
 			W.inventoryNode({
 				id: WEBHOOK_NODE_ID,
-				name: 'Create To-Do',
+				name: 'Create Todo',
 				position: [440, 0],
 				parameters: {
 					resource: 'asset',
@@ -226,7 +226,7 @@ function webhookWorkflow({ id, name, path: webhookPath, webhookId, businessKey, 
 				},
 			}),
 		],
-		W.chain('Webhook', 'Split Out', 'Create To-Do'),
+		W.chain('Webhook', 'Split Out', 'Create Todo'),
 	);
 }
 

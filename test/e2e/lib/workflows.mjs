@@ -135,7 +135,7 @@ export function bulkTlsWorkflow() {
 			items('Intake Rows', BULK_TLS_ITEMS, [200, 0]),
 			inventoryNode({
 				id: 'bulk-tls',
-				name: 'Create To-Dos',
+				name: 'Create Todos',
 				position: [400, 0],
 				credential: TLS_CREDENTIAL,
 				parameters: createTodoParameters({
@@ -144,13 +144,13 @@ export function bulkTlsWorkflow() {
 				}),
 			}),
 		],
-		chain(TRIGGER, 'Intake Rows', 'Create To-Dos'),
+		chain(TRIGGER, 'Intake Rows', 'Create Todos'),
 	);
 }
 
 /**
  * A production webhook per to-do, as a procurement system posts one call per purchase: Webhook
- * (POST `{ assetId, name }`, answers with the to-do once the execution ended) → Create To-Do at
+ * (POST `{ assetId, name }`, answers with the to-do once the execution ended) → Create Todo at
  * version 3's defaults (automatic concurrency, retries). Activated and called by the webhook-burst
  * checks (lib/burst.mjs), in regular and in queue mode.
  */
@@ -177,7 +177,7 @@ export const webhookBurstWorkflow = () =>
 			},
 			inventoryNode({
 				id: 'burst-create',
-				name: 'Create To-Do',
+				name: 'Create Todo',
 				position: [220, 0],
 				parameters: createTodoParameters({
 					assetId: '={{ $json.body.assetId }}',
@@ -185,7 +185,7 @@ export const webhookBurstWorkflow = () =>
 				}),
 			}),
 		],
-		chain('Webhook', 'Create To-Do'),
+		chain('Webhook', 'Create Todo'),
 	);
 
 /** A to-do per incoming item: its asset and title. */
@@ -207,7 +207,7 @@ export const createTodoWorkflow = () =>
 			),
 			inventoryNode({
 				id: 'inv-create-todo',
-				name: 'Create To-Do',
+				name: 'Create Todo',
 				position: [440, 0],
 				parameters: createTodoParameters(TODO_FROM_ITEM, {
 					notes: 'created by the e2e proof',
@@ -217,7 +217,7 @@ export const createTodoWorkflow = () =>
 				}),
 			}),
 		],
-		chain(TRIGGER, 'Assets', 'Create To-Do'),
+		chain(TRIGGER, 'Assets', 'Create Todo'),
 	);
 
 export const updateBillingWorkflow = () =>
@@ -290,7 +290,7 @@ export const errorOutputWorkflow = () => {
 			),
 			inventoryNode({
 				id: 'inv-error-output',
-				name: 'Create To-Do',
+				name: 'Create Todo',
 				position: [440, 0],
 				onError: 'continueErrorOutput',
 				parameters: createTodoParameters(TODO_FROM_ITEM),
@@ -298,9 +298,9 @@ export const errorOutputWorkflow = () => {
 			noOp('Succeeded', [660, -100]),
 			noOp('Failed', [660, 100]),
 		],
-		chain(TRIGGER, 'Assets', 'Create To-Do'),
+		chain(TRIGGER, 'Assets', 'Create Todo'),
 	);
-	wf.connections['Create To-Do'] = { main: [[link('Succeeded')], [link('Failed')]] };
+	wf.connections['Create Todo'] = { main: [[link('Succeeded')], [link('Failed')]] };
 	return wf;
 };
 
@@ -325,7 +325,7 @@ export const errorDetailsWorkflow = () => {
 			),
 			inventoryNode({
 				id: 'inv-error-details',
-				name: 'Create To-Do',
+				name: 'Create Todo',
 				position: [440, 0],
 				onError: 'continueErrorOutput',
 				parameters: createTodoParameters(
@@ -337,9 +337,9 @@ export const errorDetailsWorkflow = () => {
 			noOp('Succeeded', [660, -100]),
 			noOp('Failed', [660, 100]),
 		],
-		chain(TRIGGER, 'Rows', 'Create To-Do'),
+		chain(TRIGGER, 'Rows', 'Create Todo'),
 	);
-	wf.connections['Create To-Do'] = { main: [[link('Succeeded')], [link('Failed')]] };
+	wf.connections['Create Todo'] = { main: [[link('Succeeded')], [link('Failed')]] };
 	return wf;
 };
 
@@ -368,7 +368,7 @@ export const loopWorkflow = () => {
 			},
 			inventoryNode({
 				id: 'inv-loop',
-				name: 'Create To-Do',
+				name: 'Create Todo',
 				position: [660, 100],
 				parameters: createTodoParameters(TODO_FROM_ITEM),
 			}),
@@ -376,8 +376,8 @@ export const loopWorkflow = () => {
 		],
 		chain(TRIGGER, 'Assets', 'Loop'),
 	);
-	wf.connections.Loop = { main: [[link('Done')], [link('Create To-Do')]] };
-	wf.connections['Create To-Do'] = { main: [[link('Loop')]] };
+	wf.connections.Loop = { main: [[link('Done')], [link('Create Todo')]] };
+	wf.connections['Create Todo'] = { main: [[link('Loop')]] };
 	return wf;
 };
 
@@ -401,12 +401,12 @@ export const retryRateLimitWorkflow = () =>
 			items('Assets', RETRY_ASSETS, [220, 0]),
 			inventoryNode({
 				id: 'inv-retry-limit',
-				name: 'Create To-Do',
+				name: 'Create Todo',
 				position: [440, 0],
 				parameters: createTodoParameters({ ...TODO_FROM_ITEM, options: { maxRetries: 0 } }),
 			}),
 		],
-		chain(TRIGGER, 'Assets', 'Create To-Do'),
+		chain(TRIGGER, 'Assets', 'Create Todo'),
 	);
 
 /** Fails on item 3 (404: the asset is another organization's) until the workflow is fixed. */
@@ -427,7 +427,7 @@ export const retryFixWorkflow = () =>
 			items('Assets', RETRY_FIX_ASSETS, [220, 0]),
 			inventoryNode({
 				id: 'inv-retry-fix',
-				name: 'Create To-Do',
+				name: 'Create Todo',
 				position: [440, 0],
 				parameters: createTodoParameters(
 					{ ...TODO_FROM_ITEM, assetId: RETRY_FIX_BROKEN_ASSET },
@@ -435,7 +435,7 @@ export const retryFixWorkflow = () =>
 				),
 			}),
 		],
-		chain(TRIGGER, 'Assets', 'Create To-Do'),
+		chain(TRIGGER, 'Assets', 'Create Todo'),
 	);
 
 // ------------------------------------------------------------------------------------------------
@@ -448,7 +448,7 @@ export const editorWorkflow = () =>
 		[trigger([0, 0]), ...ALL_OPERATIONS_NODES.map((node) => inventoryNode(node))],
 		{
 			[TRIGGER]: {
-				main: [[link('Create To-Do'), link('Update Billing'), link('Record Acquisition')]],
+				main: [[link('Create Todo'), link('Update Billing'), link('Record Acquisition')]],
 			},
 		},
 	);
@@ -506,7 +506,7 @@ export const stopImportWorkflow = () =>
 			items('Import', STOP_IMPORT_ITEMS, [220, 0]),
 			inventoryNode({
 				id: 'inv-stop-import',
-				name: 'Create To-Do',
+				name: 'Create Todo',
 				position: [440, 0],
 				// A 5xx is retried after Retry Delay: ten minutes, so a wait that outlived the stop would show.
 				parameters: createTodoParameters(
@@ -515,7 +515,7 @@ export const stopImportWorkflow = () =>
 				),
 			}),
 		],
-		chain(TRIGGER, 'Import', 'Create To-Do'),
+		chain(TRIGGER, 'Import', 'Create Todo'),
 	);
 
 // ------------------------------------------------------------------------------------------------

@@ -52,7 +52,7 @@ export async function keyedOnceOverWorkers(
 
 			const outcomes = async (execution) =>
 				(await executionData(api, execution.id)).resultData.runData[
-					'Create To-Do'
+					'Create Todo'
 				][0].data.main[0].map((item) => item.json.repeatCheck?.outcome);
 			for (const execution of round1Executions) {
 				assertEqual(execution.status, 'success', `status of execution ${execution.id}`);

@@ -15,10 +15,10 @@ export const description: INodeProperties[] = [
 		displayOptions: { show: { resource: ['asset'] } },
 		options: [
 			{
-				name: 'Create To-Do',
+				name: 'Create Todo',
 				value: 'createTodo',
 				description:
-					'Create a to-do (a task, e.g. "Tag and label") on one asset. \'Asset ID\' is the numeric ID of the asset in your organization. Returns the created to-do with its ID.',
+					'Create a todo (a task, e.g. "Tag and label") on one asset. \'Asset ID\' is the numeric ID of the asset in your organization. Returns the created todo with its ID.',
 				action: 'Create a todo',
 			},
 			{

@@ -53,7 +53,7 @@ const isComplete = field({
 		name: 'isComplete',
 		type: 'boolean',
 		default: false,
-		description: 'Whether to create the to-do already completed',
+		description: 'Whether to create the todo already completed',
 	},
 	check: { kind: 'boolean' },
 	apiField: 'is_complete',
