@@ -29,6 +29,7 @@ const BETA = 0.7;
 const CUBIC_SCALE = 0.4;
 const MIN_RATE = 0.5;
 const MEASURE_MS = 1000;
+/** Fewer answers than this since the latest cut tell too little: the last second is measured. */
 const MIN_SAMPLE = 5;
 /** A rate resumed after a quiet spell grows one request/s per answer, up to this times its peak. */
 const PROBE_CEILING = 1.75;
@@ -39,10 +40,10 @@ const LEAST_RETRY_AFTER_MS = 1000;
  * The sending rate of one server and credential, learned from the answers: a pure unit, told the time
  * by its caller (no clock, no I/O). Until the first 429 there is no rate, only a window of requests
  * in flight (a slow start). A 429 to an attempt sent after the latest cut is a cut: the rate becomes
- * 0.7 x the peak, what the server took over the last second (or since the previous cut, when that is
- * longer ago; never more than the rate sent at), and regrows along CUBIC's curve. After a quiet spell
- * the rate probes upward quickly until its next 429. Time is counted on a busy clock that stands
- * still while nothing is sent.
+ * 0.7 x the peak, what the server took since the cut before (at the first cut, over the last second),
+ * never more than the rate paced at, and regrows along CUBIC's curve. After a quiet spell the rate
+ * probes upward quickly until its next 429. Time is counted on a busy clock that stands still while
+ * nothing is sent.
  */
 export class RateEstimate {
 	rate: number | undefined;
@@ -150,9 +151,9 @@ export class RateEstimate {
 
 	private cut(t: number): void {
 		const measured = this.measured(t);
-		// A rate that was paced and not probing bounds what the server could have taken from it.
-		const unproven = this.rate === undefined || this.probeCeiling !== undefined;
-		this.peak = Math.max(MIN_RATE, unproven ? measured : Math.min(this.rate!, measured));
+		// A rate paced and not probing bounds what the server could have taken from it.
+		const paced = this.probeCeiling === undefined ? this.rate : undefined;
+		this.peak = Math.max(MIN_RATE, paced === undefined ? measured : Math.min(paced, measured));
 		this.rate = Math.max(MIN_RATE, BETA * this.peak);
 		this.probeCeiling = undefined;
 		this.cutAt = t;
