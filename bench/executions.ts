@@ -61,8 +61,13 @@ const ARRIVALS = { importItems: 2000, executions: 20, firstAtMs: 3000, everyMs: 
  * row's case, with its 3 %). The pair at `edgeRate` still runs; its figures are printed, not judged.
  */
 const BACK_TO_BACK = { items: 1000, gapMs: 2000, rate: 100, edgeRate: 150 };
-/** A fresh run against `rate`, and one against it after a run against `earlierRate` (the limit raised between). */
-const HIGHER_LIMIT = { items: 900, earlierRate: 100, rate: 150, gapMs: 2000 };
+/**
+ * A fresh run against `rate`, and one against it after a run against `earlierRate` (the limit raised
+ * `gapMs` after it ended). Then the same right after a run against no limit, at a server that takes
+ * `serverMs` per request: the token bucket answers 429 with Retry-After in whole seconds (at least 1),
+ * though it is a few milliseconds from its next token.
+ */
+const HIGHER_LIMIT = { items: 900, earlierRate: 100, rate: 150, gapMs: 2000, serverMs: 20 };
 const PROCESSES = { counts: [2, 4], executionsEach: 100, itemsEach: 2, rate: 60 };
 
 const pct = (share: number) => `${fmt(share * 100)} %`;
@@ -297,13 +302,19 @@ async function backToBack(ctx: ScenarioContext): Promise<void> {
 }
 
 async function higherLimit(ctx: ScenarioContext): Promise<void> {
-	const { items, earlierRate, rate, gapMs } = HIGHER_LIMIT;
-	const runAt = async (sandbox: Sandbox, target: Target, scenario: string, r: number) => {
-		const m = await measure(sandbox, spec(scenario, r), intake(items, 1000), async () =>
+	const { items, earlierRate, rate, gapMs, serverMs } = HIGHER_LIMIT;
+	const runAt = async (
+		sandbox: Sandbox,
+		target: Target,
+		scenario: string,
+		r: number | null,
+		extra: Partial<RunSpec> = {},
+	) => {
+		const m = await measure(sandbox, spec(scenario, r, extra), intake(items, 1000), async () =>
 			runNode(target, intake(items, 1000), { concurrency: 'auto' }),
 		);
 		ctx.record(m);
-		ctx.print(`  ${scenario}: ${outcome(m)}, ${againstIdeal(m, r).text}`);
+		ctx.print(`  ${scenario}: ${outcome(m)}${r === null ? '' : `, ${againstIdeal(m, r).text}`}`);
 		return m;
 	};
 	await onFreshNetwork(
@@ -332,6 +343,21 @@ async function higherLimit(ctx: ScenarioContext): Promise<void> {
 				`${items} items against a limit raised to R = ${rate}/s after a run at ${earlierRate}/s: within 1.3 x N/R`,
 				`${text}, ${pct(m.rateLimitedShare)} 429`,
 				m.correct && m.failedItems === 0 && ratio <= 1.3,
+			);
+		},
+	);
+	const server = { faults: { latencyMs: serverMs } };
+	await onFreshNetwork(
+		ctx,
+		`${items} items at no limit, right after them ${items} at R = ${rate}/s, a server taking ${serverMs} ms, TLS ${RTT_MS} ms`,
+		async ({ sandbox, target }) => {
+			await runAt(sandbox, target, 'after-no-limit-1', null, server);
+			const m = await runAt(sandbox, target, 'after-no-limit-2', rate, server);
+			const { ratio, text } = againstIdeal(m, rate);
+			ctx.verdict(
+				`${items} items against R = ${rate}/s (Retry-After in whole seconds) right after a run at no limit: within 1.3 x N/R, <= 5 % 429`,
+				`${text}, ${pct(m.rateLimitedShare)} 429`,
+				m.correct && m.failedItems === 0 && ratio <= 1.3 && m.rateLimitedShare <= 0.05,
 			);
 		},
 	);

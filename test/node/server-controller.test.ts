@@ -172,7 +172,7 @@ describe('AdaptiveThrottle shared by several runs', () => {
 		const earlier = throttle.openLane(50);
 		await learnRate(earlier, 20);
 		// Kept busy past CUBIC's K (about 2.5 s for a peak of 20/s), the curve has gone beyond the peak.
-		const busy = sendAll(earlier, 'earlier', 70, []);
+		const busy = sendAll(earlier, 'earlier', 100, []);
 		await jest.advanceTimersByTimeAsync(10_000);
 		await busy;
 		const probe = throttle.state().ratePerSecond as number;
@@ -363,12 +363,7 @@ describe('against a token bucket, under the fake clock', () => {
 		return { seconds, idealSeconds: items / bucket.ratePerSecond, ...traffic };
 	}
 
-	test("900 items against 150/s within 1.3 x N/R: a Retry-After rounded up to a second holds the others back for a request's room only", async () => {
-		const figures = await run(new AdaptiveThrottle(), new TokenBucket(150, 150), 900);
-		expect(figures.seconds).toBeLessThanOrEqual(1.3 * figures.idealSeconds);
-	});
-
-	test('a long import against 100/s (burst 100): once the first cut has been corrected, every cut finds the rate the server refills, and none holds everyone back for the whole second', async () => {
+	test('a long import against 100/s (burst 100): after the first cut, every cut finds the rate the server refills, and none holds everyone back for the whole second', async () => {
 		const rates: number[] = [];
 		const wholePauses: number[] = [];
 		const pause = new ServerPause((waitMs) => {
@@ -378,62 +373,11 @@ describe('against a token bucket, under the fake clock', () => {
 		const figures = await run(throttle, new TokenBucket(100, 100), 2000);
 
 		// The first cut measured the bucket's burst with its refill; the second corrected it. Each later
-		// cut came after paced turns that kept the server busy: 0.7 x what it took in between, its 100/s.
-		// (Halfway between that and the paced rate, the pacing stayed above the limit: two cuts in a row.)
+		// cut measured what the server took since the one before, its 100/s, and cut to 0.7 of it.
 		expect(rates.length).toBeGreaterThan(2);
 		for (const rate of rates.slice(2)) expect(Math.round(rate)).toBe(70);
 		expect(wholePauses).toEqual([]);
 		expect(figures.seconds).toBeLessThanOrEqual(1.15 * figures.idealSeconds);
-	});
-
-	test("a cut soon after the first cut's correction is no sign of a saturated server when that correction came within a round trip; after a measured correction it is", async () => {
-		/** Whole-second pauses of cuts at the given times apart, the first with the slow start's burst in it. */
-		async function wholePausesOfCuts(msApart: number[]): Promise<number[]> {
-			const wholePauses: number[] = [];
-			const throttle = new AdaptiveThrottle(
-				new ServerPause((waitMs) => {
-					if (waitMs >= 1000) wholePauses.push(waitMs);
-				}),
-			);
-			const lane = throttle.openLane(50);
-			// An import that always has attempts waiting, each answered 60 ms after it is sent; the one
-			// sent once `throttleNext` is set meets a 429 whose Retry-After is a whole second.
-			let throttleNext = false;
-			let stopped = false;
-			const senders = Array.from({ length: 60 }, async () => {
-				while (!stopped) {
-					const sendNumber = await lane.acquire();
-					const throttled = throttleNext;
-					throttleNext = false;
-					await sleep(60);
-					lane.release(sendNumber, throttled ? 'throttled' : 'answered');
-					if (throttled) {
-						lane.pauseUntil(Date.now() + 1000);
-						await sleep(1000);
-					}
-				}
-			});
-			for (const ms of msApart) {
-				await jest.advanceTimersByTimeAsync(ms);
-				const cuts = throttle.state().cuts;
-				throttleNext = true;
-				while (throttle.state().cuts === cuts) await jest.advanceTimersByTimeAsync(1);
-			}
-			stopped = true;
-			await timed(Promise.all(senders));
-			lane.close();
-			return wholePauses;
-		}
-
-		// The correction meets its 429 with the first request sent after the first cut, 60 ms later: it
-		// measured only answers to requests sent before that cut. The cut 1.9 s after it is one more
-		// correction (its Retry-After taken for rounding); the next one 1.5 s later, after a paced cut,
-		// finds the server saturated.
-		expect(await wholePausesOfCuts([1000, 0, 1900])).toEqual([]);
-		expect(await wholePausesOfCuts([1000, 0, 1900, 1500])).toEqual([1000]);
-		// A correction after 0.6 s measured the pacing itself (as processes sharing a limit do): a cut
-		// 1.9 s after it finds the server saturated.
-		expect(await wholePausesOfCuts([1000, 600, 1900])).toEqual([1000]);
 	});
 
 	test('a rate found against another load is overturned by a higher limit within about a second', async () => {
@@ -614,27 +558,11 @@ describe('a stopped execution leaves every wait of the throttle at once', () => 
 });
 
 describe('a Retry-After rounded up to whole seconds', () => {
-	/**
-	 * After a first cut at CUBIC's peak of 20/s and a later cut after each of `cutsAfterMs` (little
-	 * taken meanwhile: the second's peak about 7/s, a request's room in 140 ms), a 429 asks for
-	 * `retryAfterMs`: when does another run's attempt go?
-	 */
-	async function otherRunWaits(retryAfterMs: number, cutsAfterMs: number[] = []): Promise<number> {
+	/** After a cut at a peak of 20/s (paced at 14/s), a 429 asks for `retryAfterMs`: when does another run's attempt go? */
+	async function otherRunWaits(retryAfterMs: number): Promise<number> {
 		const throttle = new AdaptiveThrottle();
 		const lane = throttle.openLane(50);
-		await sendAll(lane, 'learning', 20, []);
-		// One attempt in flight from here on: the throttle is never idle, the curve goes on.
-		let inFlight = lane.acquire();
-		lane.release(await lane.acquire(), 'throttled');
-		for (const afterMs of cutsAfterMs) {
-			await jest.advanceTimersByTimeAsync(afterMs - 200);
-			const throttled = lane.acquire();
-			lane.release(await inFlight, 'answered');
-			inFlight = lane.acquire();
-			await jest.advanceTimersByTimeAsync(200);
-			lane.release(await throttled, 'throttled');
-		}
-		expect(throttle.state().cuts).toBe(1 + cutsAfterMs.length);
+		await learnRate(lane, 20);
 		const other = throttle.openLane(50);
 		const askedAt = Date.now();
 		lane.pauseUntil(askedAt + retryAfterMs);
@@ -644,23 +572,12 @@ describe('a Retry-After rounded up to whole seconds', () => {
 		return sentAt - askedAt;
 	}
 
-	test("of one second, while the server's rate has a request's room in less: the other runs wait that room, not the second", async () => {
-		// The paced turn after the first cut (14/s) and after a second one (about 5/s) comes before the
-		// whole second would end.
-		expect(await otherRunWaits(1000)).toBeLessThanOrEqual(100);
-		expect(await otherRunWaits(1000, [3200])).toBeLessThanOrEqual(250);
+	test('of one second, the least the header can say, once a rate paces the attempts: the other runs wait one turn (1/14 s), not the second', async () => {
+		expect(await otherRunWaits(1000)).toBeLessThanOrEqual(1000 / 14 + 10);
 	});
 
 	test('of more than a second: the server means it, every run waits it out', async () => {
-		expect(await otherRunWaits(2000, [3200])).toBeGreaterThanOrEqual(2000);
-	});
-
-	test('when cuts come close together after a paced cut (a saturated server): in full', async () => {
-		expect(await otherRunWaits(1000, [3200, 1200])).toBeGreaterThanOrEqual(1000);
-	});
-
-	test("a second cut soon after the first, whose measure held the bucket's burst, is its correction, not saturation: a request's room", async () => {
-		expect(await otherRunWaits(1000, [1200])).toBeLessThanOrEqual(250);
+		expect(await otherRunWaits(2000)).toBeGreaterThanOrEqual(2000);
 	});
 
 	test('before any rate is known, and with fixed concurrency: in full', async () => {

@@ -117,9 +117,13 @@ export async function sendInventoryRequest(
 			await waitUnlessStopped(waitMs, signal);
 			continue;
 		}
-		throttle.release(sendNumber, response.statusCode === 429 ? 'throttled' : 'answered');
+		const { statusCode } = response;
+		throttle.release(
+			sendNumber,
+			statusCode === 429 ? 'throttled' : statusCode >= 500 ? 'failed' : 'answered',
+		);
 
-		const { statusCode, body, headers } = response;
+		const { body, headers } = response;
 		if (statusCode >= 200 && statusCode < 300) {
 			const data = dataOf(body);
 			if (data) return data;
