@@ -9,6 +9,7 @@ import { sleep } from 'n8n-workflow';
 
 import type * as ThrottleModule from '../../nodes/Inventory/scheduling/throttle';
 import { fromDist } from '../harness/engine';
+import { timed } from './fake-clock';
 
 const { AdaptiveThrottle } = fromDist(
 	'./nodes/Inventory/scheduling/throttle.js',
@@ -163,16 +164,6 @@ async function sendItem(
 	run.failed.push(item);
 }
 
-/** Runs `work` to its end under the fake clock; resolves to the seconds it took. */
-async function timed(work: Promise<unknown>): Promise<number> {
-	const startedAt = Date.now();
-	let done = false;
-	void work.then(() => (done = true));
-	while (!done) await jest.advanceTimersByTimeAsync(50);
-	await work;
-	return (Date.now() - startedAt) / 1000;
-}
-
 const names = (prefix: string, count: number) =>
 	Array.from({ length: count }, (_, i) => `${prefix}${i}`);
 
@@ -199,7 +190,7 @@ async function simulate(
 	network: Network,
 ): Promise<Run & { seconds: number }> {
 	const { run, done } = start(throttle, server, runs, network);
-	const seconds = await timed(done);
+	const seconds = await timed(done, 50);
 	return { ...run, seconds };
 }
 
@@ -376,7 +367,7 @@ describe('several executions at once', () => {
 		const started = throttles.map((throttle, p) =>
 			start(throttle, bucket, [items[p]], { rttMs: 60 }),
 		);
-		await timed(Promise.all(started.map(async ({ done }) => await done)));
+		await timed(Promise.all(started.map(async ({ done }) => await done)), 50);
 		started.forEach(({ run }, p) => expectEachOnce(run, items[p]));
 		for (const throttle of throttles) expect(throttle.state().cuts).toBeGreaterThan(0);
 	});

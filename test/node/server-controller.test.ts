@@ -9,6 +9,7 @@ import { sleep } from 'n8n-workflow';
 import type * as ControllerModule from '../../nodes/Inventory/scheduling/controller';
 import type * as ThrottleModule from '../../nodes/Inventory/scheduling/throttle';
 import { fromDist } from '../harness/engine';
+import { timed } from './fake-clock';
 
 const { AdaptiveThrottle, FixedThrottle, ServerPause } = fromDist(
 	'./nodes/Inventory/scheduling/throttle.js',
@@ -267,16 +268,6 @@ async function sendItem(lane: Lane, bucket: TokenBucket, traffic: Traffic, rttMs
 	}
 }
 
-/** Runs `work` to its end under the fake clock; resolves to the seconds it took. */
-async function timed(work: Promise<unknown>): Promise<number> {
-	const startedAt = Date.now();
-	let done = false;
-	void work.then(() => (done = true));
-	while (!done) await jest.advanceTimersByTimeAsync(100);
-	await work;
-	return (Date.now() - startedAt) / 1000;
-}
-
 /** `count` runs of one item each, all at once, each through a lane of its own; the 429s each item met. */
 async function oneItemRuns(
 	throttle: Throttle,
@@ -292,7 +283,7 @@ async function oneItemRuns(
 			return throttled;
 		}),
 	);
-	await timed(runs);
+	await timed(runs, 100);
 	return await runs;
 }
 
@@ -340,7 +331,7 @@ describe('against a token bucket, under the fake clock', () => {
 			order.push(`arrival ${i}`);
 			lane.close();
 		});
-		await timed(Promise.all([importDone, ...arrivals]));
+		await timed(Promise.all([importDone, ...arrivals]), 100);
 		importing.close();
 
 		// Between their arrival and the last of them, one import turn per arrival at most (behind its
@@ -358,6 +349,7 @@ describe('against a token bucket, under the fake clock', () => {
 		const lane = throttle.openLane(50);
 		const seconds = await timed(
 			Promise.all(Array.from({ length: items }, () => sendItem(lane, bucket, traffic, 60))),
+			100,
 		);
 		lane.close();
 		return { seconds, idealSeconds: items / bucket.ratePerSecond, ...traffic };
@@ -410,7 +402,7 @@ describe('against a token bucket, under the fake clock', () => {
 				await answer();
 				lane.release(sendNumber, 'answered');
 			});
-			await timed(Promise.all(items));
+			await timed(Promise.all(items), 100);
 			return throttle.state().peakInFlight;
 		}
 		// 40 ms each, however many at once: the server has room, the slow start grows to Max Concurrency.
@@ -435,14 +427,14 @@ describe('against a token bucket, under the fake clock', () => {
 				await sleep(40);
 				lane.release(sendNumber, 'answered');
 			};
-			await timed(Promise.all(Array.from({ length: 300 }, send)));
+			await timed(Promise.all(Array.from({ length: 300 }, send)), 100);
 			expect(throttle.state().peakInFlight).toBe(50);
 			await jest.advanceTimersByTimeAsync(idleMs);
 			started = 0;
 			const next = Promise.all(Array.from({ length: 100 }, send));
 			await jest.advanceTimersByTimeAsync(0);
 			const atStart = started;
-			await timed(next);
+			await timed(next, 100);
 			return atStart;
 		}
 		expect(await inFlightAtStartAfter(2000)).toBe(5);
@@ -454,7 +446,10 @@ describe('against a token bucket, under the fake clock', () => {
 		const lane = throttle.openLane(4);
 		const bucket = new TokenBucket(1000, 1000);
 		const traffic: Traffic = { sent: 0, throttled: 0 };
-		await timed(Promise.all(Array.from({ length: 24 }, () => sendItem(lane, bucket, traffic, 40))));
+		await timed(
+			Promise.all(Array.from({ length: 24 }, () => sendItem(lane, bucket, traffic, 40))),
+			100,
+		);
 
 		expect(throttle.state().peakInFlight).toBe(4);
 		expect(traffic).toEqual({ sent: 24, throttled: 0 });
