@@ -14,7 +14,7 @@ import { REPO_DIR, assertEqual, fmtMs } from '../lib/util.mjs';
 function derivedKey(identity) {
 	const require = createRequire(import.meta.url);
 	return require(
-		path.join(REPO_DIR, 'dist', 'nodes', 'Inventory', 'helpers', 'idempotency.js'),
+		path.join(REPO_DIR, 'dist', 'nodes', 'Inventory', 'idempotency', 'keys.js'),
 	).deriveIdempotencyKey(identity);
 }
 
