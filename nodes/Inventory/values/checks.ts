@@ -11,7 +11,7 @@ import {
 } from './dates';
 import { readNumberText, type NumberSpelling } from './numbers';
 
-export const MAX_AMOUNT = 999_999_999.99;
+const MAX_AMOUNT = 999_999_999.99;
 
 /** An amount's range and cents as its form property states them (`typeOptions`), for every amount field. */
 export const AMOUNT_TYPE_OPTIONS = { minValue: 0, maxValue: MAX_AMOUNT, numberPrecision: 2 };
