@@ -22,6 +22,8 @@ import { packageRoot } from '../test/harness/engine';
 
 export const TOKEN = TOKENS.fullAccess;
 const ADMIN_TOKEN = 'bench-admin';
+/** The requests the sandbox's log keeps: every attempt of the longest run (10,000 items and their retries). */
+const BENCH_RECORDED_REQUESTS = 50_000;
 
 /** The bench's assets: `BENCH_ASSET_COUNT` of them from this ID on, in the organization of TOKEN. */
 export const FIRST_BENCH_ASSET = 2001;
@@ -98,6 +100,8 @@ export async function startSandboxProcess(options: { tls?: boolean } = {}): Prom
 			ADMIN_TOKEN,
 			'--seed',
 			benchSeedFile,
+			'--record',
+			String(BENCH_RECORDED_REQUESTS),
 			...(options.tls ? ['--tls'] : []),
 		],
 		options.tls

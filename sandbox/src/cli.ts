@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * n8n-nodes-inventory-sandbox [--port 8080] [--host 127.0.0.1] [--seed file.json] [--admin-token T]
- *   [--faults '<json>'] [--rate-limit R [--burst B]] [--tls [--cert-out FILE]] [--quiet]
+ *   [--faults '<json>'] [--rate-limit R [--burst B]] [--tls [--cert-out FILE]] [--record N] [--quiet]
  * (from a clone: npm run sandbox -- [options])
  */
 import { writeFileSync } from 'node:fs';
@@ -31,6 +31,7 @@ Options:
   --burst B           bucket size of the rate limit (default R, at least 1)
   --tls               HTTPS with a self-signed certificate for localhost and 127.0.0.1 (needs openssl)
   --cert-out FILE     where --tls writes the certificate (default in the temp directory)
+  --record N          keep the latest N API requests for GET /_sandbox/requests (default 10000)
   --quiet             no request log on stdout
   --help              this text
 `;
@@ -46,6 +47,7 @@ function parseArgs(argv: string[]): Record<string, string | boolean> {
 		'burst',
 		'tls',
 		'cert-out',
+		'record',
 		'quiet',
 		'help',
 	];
@@ -117,6 +119,7 @@ async function main(): Promise<void> {
 		rateLimit,
 		tls: args.tls === true,
 		log: !args.quiet,
+		...(args.record === undefined ? {} : { recordedRequests: Number(args.record) }),
 	});
 	const activeRateLimit = sandbox.state().rateLimit;
 	let certificateFile: string | undefined;

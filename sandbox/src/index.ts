@@ -8,7 +8,7 @@ import type { AddressInfo, Server, Socket } from 'node:net';
 
 import { validateFaultConfig } from './faults/engine';
 import { DEFAULT_SEED_FILE, loadSeedFile, validateSeed } from './domain/seed';
-import { SandboxCore } from './http/server';
+import { DEFAULT_RECORDED_REQUESTS, SandboxCore } from './http/server';
 import { makeSelfSignedCertificate, type TlsKeyAndCertificate } from './http/tls';
 import type {
 	FaultConfig,
@@ -47,6 +47,8 @@ export interface SandboxOptions {
 	now?: () => Date;
 	/** HTTPS: true = a self-signed certificate for localhost and 127.0.0.1 made at start (needs openssl); or your own key and certificate. Default: plain HTTP. */
 	tls?: boolean | TlsKeyAndCertificate;
+	/** How many API requests the request log keeps, the latest ones (a positive integer). Default 10,000. */
+	recordedRequests?: number;
 }
 
 export interface SandboxHandle {
@@ -70,12 +72,18 @@ export interface SandboxHandle {
 export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHandle> {
 	const seed = opts.seed ?? loadSeedFile(opts.seedFile ?? DEFAULT_SEED_FILE);
 	validateSeed(seed);
+	const recordedRequests = opts.recordedRequests ?? DEFAULT_RECORDED_REQUESTS;
+	if (!Number.isInteger(recordedRequests) || recordedRequests < 1)
+		throw new Error(
+			`recordedRequests must be a positive integer (got ${String(recordedRequests)})`,
+		);
 	const adminToken = opts.adminToken ?? process.env.SANDBOX_ADMIN_TOKEN ?? DEFAULT_ADMIN_TOKEN;
 	const core = new SandboxCore({
 		seed: JSON.parse(JSON.stringify(seed)) as SeedData,
 		adminToken,
 		now: opts.now ?? (() => new Date()),
 		log: opts.log ?? true,
+		recordedRequests,
 	});
 	if (opts.faults) core.setFaults(validateFaultConfig(opts.faults));
 	core.setRateLimit(opts.rateLimit ?? null);

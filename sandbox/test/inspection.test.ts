@@ -6,7 +6,14 @@ import axios from 'axios';
 import { sleep } from 'n8n-workflow';
 
 import { TOKENS } from '../../test/fixtures';
-import { acquisition, billing, randomUUID, todo, useTestSandbox } from './helpers';
+import {
+	acquisition,
+	billing,
+	randomUUID,
+	startTestSandbox,
+	todo,
+	useTestSandbox,
+} from './helpers';
 import { DEFAULT_SEED_FILE, startSandbox, type LogEntry, type SeedData } from '../src';
 
 const t = useTestSandbox();
@@ -209,6 +216,25 @@ describe('POST /_sandbox/reset', () => {
 });
 
 describe('request log', () => {
+	test('keeps the latest recordedRequests API requests', async () => {
+		const t = await startTestSandbox({ recordedRequests: 2 });
+		try {
+			for (const name of ['a', 'b', 'c']) await todo(t.http, 1001, { name });
+			const r = await t.admin.get('/_sandbox/requests');
+			expect(
+				r.data.requests.map((request: { body: { name: string } }) => request.body.name),
+			).toEqual(['b', 'c']);
+		} finally {
+			await t.sb.close();
+		}
+	});
+
+	test('refuses a recordedRequests that is not a positive integer', async () => {
+		await expect(startSandbox({ log: false, recordedRequests: 0 })).rejects.toThrow(
+			'recordedRequests must be a positive integer (got 0)',
+		);
+	});
+
 	test('JSON lines to a callback: method, path, status, key, duration; never the token', async () => {
 		const entries: LogEntry[] = [];
 		const sb = await startSandbox({ log: (e) => entries.push(e) });

@@ -40,13 +40,16 @@ import type {
 } from '../types';
 import { World } from '../domain/world';
 
-const MAX_RECORDED_REQUESTS = 10_000;
+/** How many API requests the request log keeps by default (the latest ones). */
+export const DEFAULT_RECORDED_REQUESTS = 10_000;
 
 export interface ServerDeps {
 	seed: SeedData;
 	adminToken: string;
 	now: () => Date;
 	log: boolean | ((entry: LogEntry) => void);
+	/** The request log keeps the latest this many API requests. */
+	recordedRequests: number;
 }
 
 function clone<T>(v: T): T {
@@ -263,8 +266,9 @@ export class SandboxCore implements FaultIo {
 			startedAtMs: ctx.startedAtMs,
 			finishedAtMs,
 		});
-		if (this.recorded.length > MAX_RECORDED_REQUESTS)
-			this.recorded.splice(0, this.recorded.length - MAX_RECORDED_REQUESTS);
+		const { recordedRequests } = this.deps;
+		if (this.recorded.length > recordedRequests)
+			this.recorded.splice(0, this.recorded.length - recordedRequests);
 		const { method, path, started, operation } = ctx;
 		this.log({
 			method,
