@@ -56,8 +56,8 @@ const env = process.env;
 const MATRIX_MAX_ITEMS = Number(env.BENCH_ITEMS ?? 1000);
 const LIMIT_ITEMS = Number(env.BENCH_LIMIT_ITEMS ?? 2000);
 /**
- * N of the 5 % 500s runs: long enough that throughput, not the last retried items' back-off (Retry
- * Delay 1 s, then 2 s), decides the figure; at 2,000 items (5 s) that tail alone cost 30-40 %.
+ * N of the 5 % 500s runs: long enough that throughput, not the last retried items' back-off (up to
+ * Retry Delay 1 s, then up to 2 s), decides the figure; at 2,000 items (5 s) that tail alone cost 30-40 %.
  */
 const ERROR_ITEMS = Number(env.BENCH_ERROR_ITEMS ?? 10_000);
 const SECONDS_PER_RUN = Number(env.BENCH_SECONDS ?? 3);

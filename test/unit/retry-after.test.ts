@@ -1,6 +1,7 @@
 /**
  * Retry-After (transport/retry.ts): both forms RFC 9110 allows, delay-seconds and an HTTP-date, read
- * against a clock jest controls; and how a 429's wait is bounded by Max Retry Wait.
+ * against a clock jest controls; how a 429's wait is bounded by Max Retry Wait; and the back-off (full
+ * jitter) where the server names no wait.
  */
 import type { RetryPolicy } from '../../nodes/Inventory/transport/retry';
 import { transportRetry } from '../node/package-modules';
@@ -90,4 +91,38 @@ describe("a 429's wait", () => {
 		expect(retryWait(policy, 0, rateLimited(30_001))).toBeUndefined();
 		expect(retryWait(policy, 3, rateLimited(1000))).toBeUndefined();
 	});
+});
+
+describe('the back-off of a 5xx or a network failure', () => {
+	const policy: RetryPolicy = {
+		maxRetries: 5,
+		baseDelayMs: 1000,
+		maxDelayMs: 6000,
+		timeoutMs: 30_000,
+		concurrencyOption: 'Max Concurrency',
+	};
+	const serverError = { statusCode: 500, retryAfterMs: undefined, inFlight: false };
+	const reset = { code: 'ECONNRESET', retryable: true, fateUnknown: true };
+
+	test.each([
+		[0, 0, 0],
+		[0, 0.5, 500],
+		[0, 0.999, 999],
+		[1, 0.5, 1000],
+		[2, 0.25, 1000],
+		// 8 s is over Max Retry Wait: the bound is 6 s.
+		[3, 0.5, 3000],
+		[3, 0.999, 5994],
+	])(
+		'retry %i, a draw of %d: a random time up to Retry Delay x 2^retry, at most Max Retry Wait (%i ms)',
+		(retries, draw, waitMs) => {
+			jest.spyOn(Math, 'random').mockReturnValue(draw);
+			try {
+				expect(retryWait(policy, retries, serverError)).toBe(waitMs);
+				expect(transportRetry.networkRetryWait(policy, retries, reset)).toBe(waitMs);
+			} finally {
+				jest.restoreAllMocks();
+			}
+		},
+	);
 });

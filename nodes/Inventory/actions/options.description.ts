@@ -59,7 +59,7 @@ export const runOptions = {
 			default: 1000,
 			typeOptions: { minValue: 0, maxValue: 600_000, numberPrecision: 0 },
 			description:
-				'The first wait before a retry, in milliseconds; it doubles on each further retry, with jitter',
+				'The longest first wait before a retry, in milliseconds (each wait is a random time up to its bound); it doubles on each further retry',
 		},
 		check: INTEGER_IN_FORM_RANGE,
 	}),

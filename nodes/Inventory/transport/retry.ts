@@ -5,7 +5,7 @@ import { isGatewayStatus, type NetworkFailure } from './outcome';
 export interface RetryPolicy {
 	/** Retries after the first attempt, for 429, 5xx, network failures and a 409 of a request in flight. */
 	maxRetries: number;
-	/** First back-off; doubled on each retry, with jitter. */
+	/** The bound of the first back-off; doubled on each retry, each wait a random time up to its bound. */
 	baseDelayMs: number;
 	/** Longest single wait, and the longest Retry-After that is honoured. */
 	maxDelayMs: number;
@@ -40,9 +40,14 @@ export function parseRetryAfter(
 	return Math.max(0, date - now);
 }
 
+/**
+ * Exponential back-off with full jitter: a random wait up to Retry Delay x 2^retry (at most Max Retry
+ * Wait). Clients that failed together spread over the whole span, and an item that meets a second
+ * 5xx waits 1.5 x Retry Delay on average instead of 2.25 x (equal jitter, half the span fixed).
+ */
 function backoffDelay(policy: RetryPolicy, retry: number): number {
 	const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retry);
-	return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
+	return Math.round(Math.random() * ceiling);
 }
 
 /** How long to wait before sending the same request again after it got no answer; undefined when final. */
