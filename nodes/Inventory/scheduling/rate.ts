@@ -56,7 +56,7 @@ export class RateEstimate {
 	private probeCeiling: number | undefined;
 	private sent = 0;
 	private sentAtCut = 0;
-	/** Busy times of the answers taken (not 429) in the last MEASURE_MS, oldest first. */
+	/** Busy times of the answers taken (not 429) in the last MEASURE_MS of this traffic, oldest first. */
 	private readonly taken: number[] = [];
 	private takenSinceCut = 0;
 	private fastestMs = Infinity;
@@ -82,9 +82,14 @@ export class RateEstimate {
 		return ++this.sent;
 	}
 
-	/** Traffic begins again after `quietMs` without any: the curve stood still meanwhile. */
+	/**
+	 * Traffic begins again after `quietMs` without any: the curve stood still meanwhile, and what the
+	 * server took before says nothing of what it takes now (its allowance refilled, or other clients
+	 * came), so the last second is measured over this traffic only.
+	 */
 	resume(quietMs: number): void {
 		this.quietTotal += quietMs;
+		this.taken.length = 0;
 		if (quietMs < QUIET_MS) return;
 		if (this.rate === undefined) this.window = INITIAL_WINDOW;
 		// Counted from the rate measured, not from a probe above it that no 429 has judged yet.
