@@ -34,4 +34,17 @@ describe('the first cut', () => {
 		rate.answered(end, rate.send(), 'throttled', 20, 50);
 		expect(rate.rate).toBeCloseTo(0.7 * 100);
 	});
+
+	test("a moment without traffic shorter than an answer (one record's items, one after another) is no break", () => {
+		const rate = new RateEstimate();
+		// 50 items in a second, each sent when the one before was answered (20 ms), 2 ms between them.
+		let now = 0;
+		for (let i = 0; i < 50; i++) {
+			rate.resume(2);
+			now += 2 + 18;
+			rate.answered(now, rate.send(), 'answered', 18, 50);
+		}
+		rate.answered(now, rate.send(), 'throttled', 18, 50);
+		expect(rate.rate).toBeCloseTo(0.7 * 50);
+	});
 });

@@ -60,6 +60,8 @@ export class RateEstimate {
 	private readonly taken: number[] = [];
 	private takenSinceCut = 0;
 	private fastestMs = Infinity;
+	/** How long the latest answer took, from its turn. */
+	private lastAnswerMs = 0;
 	cuts = 0;
 	throttled = 0;
 
@@ -83,13 +85,14 @@ export class RateEstimate {
 	}
 
 	/**
-	 * Traffic begins again after `quietMs` without any: the curve stood still meanwhile, and what the
-	 * server took before says nothing of what it takes now (its allowance refilled, or other clients
-	 * came), so the last second is measured over this traffic only.
+	 * Traffic begins again after `quietMs` without any: the curve stood still meanwhile. A break longer
+	 * than an answer takes (not the moment between an item's answer and the next item's turn) ends the
+	 * traffic before it: what the server took then says nothing of what it takes now (its allowance
+	 * refilled, or its load changed), so the last second is measured over the new traffic only.
 	 */
 	resume(quietMs: number): void {
 		this.quietTotal += quietMs;
-		this.taken.length = 0;
+		if (quietMs > this.lastAnswerMs) this.taken.length = 0;
 		if (quietMs < QUIET_MS) return;
 		if (this.rate === undefined) this.window = INITIAL_WINDOW;
 		// Counted from the rate measured, not from a probe above it that no 429 has judged yet.
@@ -106,6 +109,7 @@ export class RateEstimate {
 	): void {
 		const t = this.busy(now);
 		if (outcome === 'unsent') return;
+		this.lastAnswerMs = answerMs;
 		if (outcome === 'throttled') {
 			this.throttled++;
 			if (sendNumber > this.sentAtCut) this.cut(t);
