@@ -59,7 +59,7 @@ export const runOptions = {
 			default: 1000,
 			typeOptions: { minValue: 0, maxValue: 600_000, numberPrecision: 0 },
 			description:
-				'The longest first wait before a retry, in milliseconds (each wait is a random time up to its bound); it doubles on each further retry',
+				'The longest first wait before a retry, in milliseconds. Each wait is a random time up to its limit, and the limit doubles on each further retry.',
 		},
 		check: INTEGER_IN_FORM_RANGE,
 	}),
