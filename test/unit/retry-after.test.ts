@@ -10,6 +10,16 @@ const { parseRetryAfter, retryWait } = transportRetry;
 
 const NOW = Date.parse('2026-11-24T20:00:00.000Z');
 
+/** The node's retry options (Max Retries 3, Retry Delay 1 s, Max Retry Wait 30 s) but for `options`. */
+const retryPolicy = (options: Partial<RetryPolicy> = {}): RetryPolicy => ({
+	maxRetries: 3,
+	baseDelayMs: 1000,
+	maxDelayMs: 30_000,
+	timeoutMs: 30_000,
+	concurrencyOption: 'Max Concurrency',
+	...options,
+});
+
 beforeEach(() => {
 	jest.useFakeTimers({ now: NOW });
 });
@@ -68,13 +78,7 @@ describe('no usable Retry-After', () => {
 });
 
 describe("a 429's wait", () => {
-	const policy: RetryPolicy = {
-		maxRetries: 3,
-		baseDelayMs: 1000,
-		maxDelayMs: 30_000,
-		timeoutMs: 30_000,
-		concurrencyOption: 'Max Concurrency',
-	};
+	const policy = retryPolicy();
 	const rateLimited = (retryAfterMs: number | undefined) => ({
 		statusCode: 429,
 		retryAfterMs,
@@ -94,13 +98,7 @@ describe("a 429's wait", () => {
 });
 
 describe('the back-off of a 5xx or a network failure', () => {
-	const policy: RetryPolicy = {
-		maxRetries: 5,
-		baseDelayMs: 1000,
-		maxDelayMs: 6000,
-		timeoutMs: 30_000,
-		concurrencyOption: 'Max Concurrency',
-	};
+	const policy = retryPolicy({ maxRetries: 5, maxDelayMs: 6000 });
 	const serverError = { statusCode: 500, retryAfterMs: undefined, inFlight: false };
 	const reset = { code: 'ECONNRESET', retryable: true, fateUnknown: true };
 
