@@ -142,11 +142,12 @@ test('waiting for a record another execution holds: the stopped one ends at once
 	await stopAndExpectNothingMore(waiting);
 	expect(waiting.sent()).toBe(0);
 	await stopAndExpectNothingMore(holder);
-	expect(
-		requestsFor(sandbox, [{ task: 'holder' }, { task: 'waiting' }]).map(
-			({ body }) => (body as IDataObject).name,
-		),
-	).toEqual(['holder']);
+	// The holder's (its back-off is a random wait up to ten minutes: rarely, it retried before the stop).
+	const names = requestsFor(sandbox, [{ task: 'holder' }, { task: 'waiting' }]).map(
+		({ body }) => (body as IDataObject).name,
+	);
+	expect(names).toEqual(names.map(() => 'holder'));
+	expect(names.length).toBeGreaterThan(0);
 
 	await expectNextRunsAtOnce(sandbox, [{ assetId: 1001, task: 'next' }]);
 });

@@ -123,4 +123,16 @@ describe('the back-off of a 5xx or a network failure', () => {
 			}
 		},
 	);
+
+	test('a 409 of a request still being processed waits the whole bound, whatever the draw: only its own work is waited for', () => {
+		jest.spyOn(Math, 'random').mockReturnValue(0);
+		try {
+			const stillProcessing = { statusCode: 409, retryAfterMs: undefined, inFlight: true };
+			expect([0, 1, 2, 3].map((retries) => retryWait(policy, retries, stillProcessing))).toEqual([
+				1000, 2000, 4000, 6000,
+			]);
+		} finally {
+			jest.restoreAllMocks();
+		}
+	});
 });

@@ -46,8 +46,12 @@ export function parseRetryAfter(
  * 5xx waits 1.5 x Retry Delay on average instead of 2.25 x (equal jitter, half the span fixed).
  */
 function backoffDelay(policy: RetryPolicy, retry: number): number {
-	const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retry);
-	return Math.round(Math.random() * ceiling);
+	return Math.round(Math.random() * backoffBound(policy, retry));
+}
+
+/** Retry Delay x 2^retry, at most Max Retry Wait. */
+function backoffBound(policy: RetryPolicy, retry: number): number {
+	return Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retry);
 }
 
 /** How long to wait before sending the same request again after it got no answer; undefined when final. */
@@ -88,7 +92,9 @@ export function retryWait(
 		const waitMs = retryAfterMs ?? backoffDelay(policy, retries);
 		return waitMs <= policy.maxDelayMs ? waitMs : undefined;
 	}
-	if (inFlight) return Math.min(retryAfterMs ?? backoffDelay(policy, retries), policy.maxDelayMs);
+	// The server is still applying this request: a wait shorter than the bound would only spend a retry
+	// before the work is done (jitter spreads clients that failed together; this one waits for itself).
+	if (inFlight) return Math.min(retryAfterMs ?? backoffBound(policy, retries), policy.maxDelayMs);
 	if (statusCode >= 500) return backoffDelay(policy, retries);
 	return undefined;
 }
