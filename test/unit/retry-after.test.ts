@@ -10,7 +10,7 @@ const { parseRetryAfter, retryWait } = transportRetry;
 
 const NOW = Date.parse('2026-11-24T20:00:00.000Z');
 
-/** The node's retry options (Max Retries 3, Retry Delay 1 s, Max Retry Wait 30 s) but for `options`. */
+/** A retry policy (Max Retries 3, Retry Delay 1 s, Max Retry Wait 30 s), but for `options`. */
 const retryPolicy = (options: Partial<RetryPolicy> = {}): RetryPolicy => ({
 	maxRetries: 3,
 	baseDelayMs: 1000,
@@ -101,6 +101,7 @@ describe('the back-off of a 5xx or a network failure', () => {
 	const policy = retryPolicy({ maxRetries: 5, maxDelayMs: 6000 });
 	const serverError = { statusCode: 500, retryAfterMs: undefined, inFlight: false };
 	const reset = { code: 'ECONNRESET', retryable: true, fateUnknown: true };
+	afterEach(() => jest.restoreAllMocks());
 
 	test.each([
 		[0, 0, 0],
@@ -115,24 +116,16 @@ describe('the back-off of a 5xx or a network failure', () => {
 		'retry %i, a draw of %d: a random time up to Retry Delay x 2^retry, at most Max Retry Wait (%i ms)',
 		(retries, draw, waitMs) => {
 			jest.spyOn(Math, 'random').mockReturnValue(draw);
-			try {
-				expect(retryWait(policy, retries, serverError)).toBe(waitMs);
-				expect(transportRetry.networkRetryWait(policy, retries, reset)).toBe(waitMs);
-			} finally {
-				jest.restoreAllMocks();
-			}
+			expect(retryWait(policy, retries, serverError)).toBe(waitMs);
+			expect(transportRetry.networkRetryWait(policy, retries, reset)).toBe(waitMs);
 		},
 	);
 
 	test('a 409 of a request still being processed waits the whole bound, whatever the draw: only its own work is waited for', () => {
 		jest.spyOn(Math, 'random').mockReturnValue(0);
-		try {
-			const stillProcessing = { statusCode: 409, retryAfterMs: undefined, inFlight: true };
-			expect([0, 1, 2, 3].map((retries) => retryWait(policy, retries, stillProcessing))).toEqual([
-				1000, 2000, 4000, 6000,
-			]);
-		} finally {
-			jest.restoreAllMocks();
-		}
+		const stillProcessing = { statusCode: 409, retryAfterMs: undefined, inFlight: true };
+		expect([0, 1, 2, 3].map((retries) => retryWait(policy, retries, stillProcessing))).toEqual([
+			1000, 2000, 4000, 6000,
+		]);
 	});
 });
