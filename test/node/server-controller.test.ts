@@ -408,12 +408,14 @@ describe('against a token bucket, under the fake clock', () => {
 		// 40 ms each, however many at once: the server has room, the slow start grows to Max Concurrency.
 		expect(await peakInFlight(async () => await sleep(40))).toBe(50);
 		// One at a time, 5 ms each (a busy process or a server's queue): more in flight would only wait.
+		// The first 10 go at once; the first two answers (5 and 10 ms) add half a request each, the
+		// later ones waited in the queue (more than 1.2 x 5 ms + 5 ms) and add nothing.
 		let freeAt = 0;
 		const oneAtATime = async () => {
 			freeAt = Math.max(Date.now(), freeAt) + 5;
 			await sleep(freeAt - Date.now());
 		};
-		expect(await peakInFlight(oneAtATime)).toBe(6);
+		expect(await peakInFlight(oneAtATime)).toBe(11);
 	});
 
 	test('before the first 429, a run after a second without traffic begins the slow start again (the allowance refilled); after a shorter break it goes on where it stood', async () => {
@@ -437,7 +439,7 @@ describe('against a token bucket, under the fake clock', () => {
 			await timed(next, 100);
 			return atStart;
 		}
-		expect(await inFlightAtStartAfter(2000)).toBe(5);
+		expect(await inFlightAtStartAfter(2000)).toBe(10);
 		expect(await inFlightAtStartAfter(500)).toBe(50);
 	});
 

@@ -17,12 +17,18 @@ export interface RateState {
 	throttled: number;
 }
 
-/** Requests in flight before the first 429, at the start and after a second without traffic. */
-const INITIAL_WINDOW = 5;
+/**
+ * Requests in flight before the first 429, at the start and after a second without traffic: TCP's
+ * initial window (RFC 6928).
+ */
+const INITIAL_WINDOW = 10;
 /** Idle this long: the server's allowance has refilled, what was learned is probed again. */
 const QUIET_MS = 1000;
-/** An answer slower than the fastest by half of it and 5 ms more waited in a queue. */
-const QUEUED_FACTOR = 1.5;
+/**
+ * An answer slower than the fastest by a fifth of it and 5 ms more waited in a queue (the server's,
+ * or this process's own when it is busy): as TCP's HyStart, the slow start stops growing on it.
+ */
+const QUEUED_FACTOR = 1.2;
 const QUEUED_SLACK_MS = 5;
 /** CUBIC as the AWS SDKs' adaptive retry mode has it, its scale growing with peaks above 100/s. */
 const BETA = 0.7;
