@@ -274,11 +274,25 @@ async function matrix(): Promise<void> {
 			const fixedNode = runs.filter((m) => m.client === 'node' && m.concurrency !== 'auto');
 			const best = fixedNode.reduce((a, b) => (b.itemsPerSecond > a.itemsPerSecond ? b : a));
 			if (transport === 'tls' && rttMs >= 20) {
-				const ratio = auto.itemsPerSecond / best.itemsPerSecond;
+				// The VM's speed drifts from one run to the next: the best fixed concurrency runs again
+				// right after the automatic run, which is compared with the mean of the two around it.
+				const again = await nodeRun(
+					transport,
+					rttMs,
+					'no-limit-again',
+					intake(itemsFor(transport, rttMs, best.concurrency)),
+					{ concurrency: best.concurrency },
+				);
+				const around = (best.itemsPerSecond + again.itemsPerSecond) / 2;
+				const ratio = auto.itemsPerSecond / around;
 				verdict(
-					`no limit, TLS ${rttMs} ms: automatic >= 0.9 x the best fixed concurrency's items/s, 0 429s, in flight <= 50`,
-					`${fmt(auto.itemsPerSecond)} vs ${fmt(best.itemsPerSecond)} items/s at ${best.concurrency} (${fmt(ratio, 2)}x), ${fmt(auto.rateLimitedShare * 100)} % 429, max in flight ${auto.maxInFlight}`,
-					auto.correct && ratio >= 0.9 && auto.rateLimitedShare === 0 && auto.maxInFlight <= 50,
+					`no limit, TLS ${rttMs} ms: automatic >= 0.9 x the best fixed concurrency's items/s (run before and after it), 0 429s, in flight <= 50`,
+					`${fmt(auto.itemsPerSecond)} vs ${fmt(best.itemsPerSecond)} and ${fmt(again.itemsPerSecond)} items/s at ${best.concurrency} (${fmt(ratio, 2)}x their mean), ${fmt(auto.rateLimitedShare * 100)} % 429, max in flight ${auto.maxInFlight}`,
+					auto.correct &&
+						again.correct &&
+						ratio >= 0.9 &&
+						auto.rateLimitedShare === 0 &&
+						auto.maxInFlight <= 50,
 				);
 			}
 			print();
@@ -286,7 +300,7 @@ async function matrix(): Promise<void> {
 	}
 	print('No limit, items/s by concurrency:');
 	print();
-	print(itemsPerSecondPivot(results.slice(matrixStart)));
+	print(itemsPerSecondPivot(results.slice(matrixStart).filter((m) => m.scenario === 'no-limit')));
 	print();
 }
 

@@ -48,3 +48,42 @@ describe('the first cut', () => {
 		expect(rate.rate).toBeCloseTo(0.7 * 50);
 	});
 });
+
+describe('the slow start, before the first 429', () => {
+	/** The window after one round trip: the first 10 sent at once, each answered after `answerMs`. */
+	function afterOneRoundTrip(answerMs: number): Estimate {
+		const rate = new RateEstimate();
+		const sent = Array.from({ length: rate.slots(50) }, () => rate.send());
+		for (const sendNumber of sent) rate.answered(answerMs, sendNumber, 'answered', answerMs, 50);
+		return rate;
+	}
+
+	test('grows about as fast per second whatever the round trip: doubling per round trip of 150 ms or more, by half per one of 75 ms or less', () => {
+		expect(afterOneRoundTrip(150).slots(50)).toBe(20);
+		expect(afterOneRoundTrip(400).slots(50)).toBe(20);
+		expect(afterOneRoundTrip(105).slots(50)).toBe(17);
+		expect(afterOneRoundTrip(75).slots(50)).toBe(15);
+		expect(afterOneRoundTrip(20).slots(50)).toBe(15);
+		expect(afterOneRoundTrip(150).slots(15)).toBe(15);
+	});
+
+	test("stops counting the answers a faster one shows to have waited in a queue (a process's slow first requests)", () => {
+		const rate = afterOneRoundTrip(450);
+		expect(rate.slots(50)).toBe(20);
+		// 70 ms: the ten at 450 ms waited (more than 1.2 x 70 ms + 5 ms); this one adds half a request.
+		rate.answered(520, rate.send(), 'answered', 70, 50);
+		expect(rate.slots(50)).toBe(10);
+		// The next 19 answers as fast add 9.5 more; slower ones (90 ms) add nothing.
+		for (let i = 0; i < 19; i++) rate.answered(600, rate.send(), 'answered', 80, 50);
+		for (let i = 0; i < 5; i++) rate.answered(650, rate.send(), 'answered', 90, 50);
+		expect(rate.slots(50)).toBe(20);
+	});
+
+	test('begins again from 10 after a second without traffic', () => {
+		const rate = afterOneRoundTrip(150);
+		rate.resume(999);
+		expect(rate.slots(50)).toBe(20);
+		rate.resume(1000);
+		expect(rate.slots(50)).toBe(10);
+	});
+});

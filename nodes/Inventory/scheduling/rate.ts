@@ -26,10 +26,18 @@ const INITIAL_WINDOW = 10;
 const QUIET_MS = 1000;
 /**
  * An answer slower than the fastest by a fifth of it and 5 ms more waited in a queue (the server's,
- * or this process's own when it is busy): as TCP's HyStart, the slow start stops growing on it.
+ * or this process's own when it is busy): as TCP's HyStart, the slow start does not grow on it.
  */
 const QUEUED_FACTOR = 1.2;
 const QUEUED_SLACK_MS = 5;
+/**
+ * The slow start grows by one request per answer (doubling per round trip) when the fastest answer
+ * took this long or more, in proportion on faster ones, and by half a request from 75 ms down. A
+ * server's allowance refills per second, not per round trip: at half a request an answer, a server
+ * 150 ms away took round trips of 150 ms to reach what a near one reached in round trips of 65 ms.
+ */
+const DOUBLING_ROUND_TRIP_MS = 150;
+const LEAST_GROWTH = 0.5;
 /** CUBIC as the AWS SDKs' adaptive retry mode has it, its scale growing with peaks above 100/s. */
 const BETA = 0.7;
 const CUBIC_SCALE = 0.4;
@@ -53,7 +61,11 @@ const LEAST_RETRY_AFTER_MS = 1000;
  */
 export class RateEstimate {
 	rate: number | undefined;
-	private window = INITIAL_WINDOW;
+	/**
+	 * How long each answer the slow start grew on took. A faster answer later shows the slower of them
+	 * waited in a queue after all (a process's first requests, slowed by its start): they stop counting.
+	 */
+	private readonly grownOn: number[] = [];
 	private peak = 0;
 	/** The busy clock: the time told, minus every quiet spell so far. */
 	private quietTotal = 0;
@@ -77,7 +89,13 @@ export class RateEstimate {
 
 	/** Requests allowed in flight under `maxInFlight`: the slow start's window until the first 429. */
 	slots(maxInFlight: number): number {
-		return this.rate === undefined ? Math.floor(Math.min(this.window, maxInFlight)) : maxInFlight;
+		return this.rate === undefined ? Math.floor(Math.min(this.window(), maxInFlight)) : maxInFlight;
+	}
+
+	/** The slow start's window: the initial one and what the answers not queued added to it. */
+	private window(): number {
+		const perAnswer = Math.min(1, Math.max(LEAST_GROWTH, this.fastestMs / DOUBLING_ROUND_TRIP_MS));
+		return INITIAL_WINDOW + this.grownOn.length * perAnswer;
 	}
 
 	/** Milliseconds between two turns: none before the first 429. */
@@ -100,7 +118,7 @@ export class RateEstimate {
 		this.quietTotal += quietMs;
 		if (quietMs > this.lastAnswerMs) this.taken.length = 0;
 		if (quietMs < QUIET_MS) return;
-		if (this.rate === undefined) this.window = INITIAL_WINDOW;
+		if (this.rate === undefined) this.grownOn.length = 0;
 		// Counted from the rate measured, not from a probe above it that no 429 has judged yet.
 		else this.probeCeiling = PROBE_CEILING * Math.min(this.rate, this.peak);
 	}
@@ -126,9 +144,13 @@ export class RateEstimate {
 		this.takenSinceCut++;
 		if (outcome !== 'answered') return;
 		if (this.rate === undefined) {
-			this.fastestMs = Math.min(this.fastestMs, answerMs);
-			const queued = answerMs > QUEUED_FACTOR * this.fastestMs + QUEUED_SLACK_MS;
-			if (!queued) this.window = Math.min(maxInFlight, this.window + 0.5);
+			const queuedAfter = QUEUED_FACTOR * Math.min(this.fastestMs, answerMs) + QUEUED_SLACK_MS;
+			if (answerMs < this.fastestMs) {
+				this.fastestMs = answerMs;
+				const stillCounted = this.grownOn.filter((ms) => ms <= queuedAfter);
+				this.grownOn.splice(0, Infinity, ...stillCounted);
+			}
+			if (answerMs <= queuedAfter && this.window() < maxInFlight) this.grownOn.push(answerMs);
 			return;
 		}
 		const cubic = this.cubicRate(t);
