@@ -58,7 +58,7 @@ describe('the slow start, before the first 429', () => {
 		return rate;
 	}
 
-	test('grows about as fast per second whatever the round trip: doubling per round trip of 150 ms or more, by half per one of 75 ms or less', () => {
+	test('grows by a request an answer (doubling per round trip) once the fastest takes 150 ms, in proportion below, by half a request from 75 ms down', () => {
 		expect(afterOneRoundTrip(150).slots(50)).toBe(20);
 		expect(afterOneRoundTrip(400).slots(50)).toBe(20);
 		expect(afterOneRoundTrip(105).slots(50)).toBe(17);

@@ -65,7 +65,7 @@ export class RateEstimate {
 	 * How long each answer the slow start grew on took. A faster answer later shows the slower of them
 	 * waited in a queue after all (a process's first requests, slowed by its start): they stop counting.
 	 */
-	private readonly grownOn: number[] = [];
+	private grownOn: number[] = [];
 	private peak = 0;
 	/** The busy clock: the time told, minus every quiet spell so far. */
 	private quietTotal = 0;
@@ -118,7 +118,7 @@ export class RateEstimate {
 		this.quietTotal += quietMs;
 		if (quietMs > this.lastAnswerMs) this.taken.length = 0;
 		if (quietMs < QUIET_MS) return;
-		if (this.rate === undefined) this.grownOn.length = 0;
+		if (this.rate === undefined) this.grownOn = [];
 		// Counted from the rate measured, not from a probe above it that no 429 has judged yet.
 		else this.probeCeiling = PROBE_CEILING * Math.min(this.rate, this.peak);
 	}
@@ -144,12 +144,11 @@ export class RateEstimate {
 		this.takenSinceCut++;
 		if (outcome !== 'answered') return;
 		if (this.rate === undefined) {
-			const queuedAfter = QUEUED_FACTOR * Math.min(this.fastestMs, answerMs) + QUEUED_SLACK_MS;
-			if (answerMs < this.fastestMs) {
-				this.fastestMs = answerMs;
-				const stillCounted = this.grownOn.filter((ms) => ms <= queuedAfter);
-				this.grownOn.splice(0, Infinity, ...stillCounted);
-			}
+			const faster = answerMs < this.fastestMs;
+			this.fastestMs = Math.min(this.fastestMs, answerMs);
+			const queuedAfter = QUEUED_FACTOR * this.fastestMs + QUEUED_SLACK_MS;
+			// Only a faster answer lowers the bound, and shows the answers above it to have queued.
+			if (faster) this.grownOn = this.grownOn.filter((ms) => ms <= queuedAfter);
 			if (answerMs <= queuedAfter && this.window() < maxInFlight) this.grownOn.push(answerMs);
 			return;
 		}
