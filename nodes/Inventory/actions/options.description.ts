@@ -56,7 +56,7 @@ export const runOptions = {
 			displayName: 'Retry Delay (Ms)',
 			name: 'retryDelay',
 			type: 'number',
-			default: 1000,
+			default: 500,
 			typeOptions: { minValue: 0, maxValue: 600_000, numberPrecision: 0 },
 			description:
 				'The longest first wait before a retry, in milliseconds. Each wait is a random time up to its limit, and the limit doubles on each further retry.',
