@@ -432,18 +432,17 @@ async function change(): Promise<void> {
 	}
 }
 
-/** 5 % random 500s and no limit: errors that are not 429 must not slow the rate down. */
+/**
+ * 5 % random 500s and no limit: errors that are not 429 must not slow the rate down. The VM's speed
+ * drifts from one run to the next, so the error-free run goes before and after the faulty one, which
+ * is compared with their mean.
+ */
 async function errors(): Promise<void> {
 	print(`5 % random 500s, no limit: automatic, ${ERROR_ITEMS} to-dos, TLS ${LIMIT_RTT} ms`);
 	const items = intake(ERROR_ITEMS);
-	const clean = await nodeRun(
-		'tls',
-		LIMIT_RTT,
-		'errors-none',
-		items,
-		{ concurrency: 'auto' },
-		{ perSecond: true },
-	);
+	const cleanRun = async (scenario: string) =>
+		await nodeRun('tls', LIMIT_RTT, scenario, items, { concurrency: 'auto' }, { perSecond: true });
+	const clean = await cleanRun('errors-none');
 	const faulty = await nodeRun(
 		'tls',
 		LIMIT_RTT,
@@ -457,13 +456,16 @@ async function errors(): Promise<void> {
 			perSecond: true,
 		},
 	);
+	const again = await cleanRun('errors-none-again');
 	print();
-	print(table([clean, faulty]));
-	const ratio = faulty.itemsPerSecond / clean.itemsPerSecond;
+	print(table([clean, faulty, again]));
+	const around = (clean.itemsPerSecond + again.itemsPerSecond) / 2;
+	const ratio = faulty.itemsPerSecond / around;
+	const to95 = (m: Measure) => fmt(m.secondsTo95 ?? NaN, 2);
 	verdict(
-		'5 % random 500s, no limit: >= 0.9 x the error-free throughput',
-		`${fmt(faulty.itemsPerSecond)} vs ${fmt(clean.itemsPerSecond)} items/s (${fmt(ratio, 2)}x); to 95 % of the items: ${fmt(faulty.secondsTo95 ?? NaN, 2)} vs ${fmt(clean.secondsTo95 ?? NaN, 2)} s (after that: the run's tail)`,
-		clean.correct && faulty.correct && ratio >= 0.9,
+		'5 % random 500s, no limit: >= 0.9 x the error-free throughput (runs before and after it)',
+		`${fmt(faulty.itemsPerSecond)} vs ${fmt(clean.itemsPerSecond)} and ${fmt(again.itemsPerSecond)} items/s (${fmt(ratio, 2)}x their mean); to 95 % of the items: ${to95(faulty)} vs ${to95(clean)} and ${to95(again)} s (after that: the run's tail)`,
+		clean.correct && faulty.correct && again.correct && ratio >= 0.9,
 	);
 	print();
 }
