@@ -440,23 +440,20 @@ async function change(): Promise<void> {
 async function errors(): Promise<void> {
 	print(`5 % random 500s, no limit: automatic, ${ERROR_ITEMS} to-dos, TLS ${LIMIT_RTT} ms`);
 	const items = intake(ERROR_ITEMS);
-	const cleanRun = async (scenario: string) =>
-		await nodeRun('tls', LIMIT_RTT, scenario, items, { concurrency: 'auto' }, { perSecond: true });
-	const clean = await cleanRun('errors-none');
-	const faulty = await nodeRun(
-		'tls',
-		LIMIT_RTT,
-		'errors-5%-500',
-		items,
-		{ concurrency: 'auto' },
-		{
-			spec: {
-				faults: { serverErrorRate: 0.05, serverErrorStatus: 500, maxFaultsPerKey: 3, seed: 16 },
-			},
-			perSecond: true,
-		},
-	);
-	const again = await cleanRun('errors-none-again');
+	const run = async (scenario: string, spec?: Partial<RunSpec>) =>
+		await nodeRun(
+			'tls',
+			LIMIT_RTT,
+			scenario,
+			items,
+			{ concurrency: 'auto' },
+			{ spec, perSecond: true },
+		);
+	const clean = await run('errors-none');
+	const faulty = await run('errors-5%-500', {
+		faults: { serverErrorRate: 0.05, serverErrorStatus: 500, maxFaultsPerKey: 3, seed: 16 },
+	});
+	const again = await run('errors-none-again');
 	print();
 	print(table([clean, faulty, again]));
 	const around = (clean.itemsPerSecond + again.itemsPerSecond) / 2;
