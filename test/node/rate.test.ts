@@ -87,3 +87,25 @@ describe('the slow start, before the first 429', () => {
 		expect(rate.slots(50)).toBe(10);
 	});
 });
+
+describe('after a cut', () => {
+	test("regrows along CUBIC's curve to the peak, and beyond it by at least a tenth of the peak a second", () => {
+		const rate = new RateEstimate();
+		const end = takenOver(rate, 0, 100, 1000);
+		rate.answered(end, rate.send(), 'throttled', 20, 50);
+		expect(rate.rate).toBeCloseTo(70);
+		// K = cbrt(100 x 0.3 / 0.4): the curve is back at the peak, flat.
+		const k = 1000 * Math.cbrt(75);
+		const rateAt = (ms: number) => {
+			rate.answered(end + ms, rate.send(), 'answered', 20, 50);
+			return rate.rate as number;
+		};
+		expect(rateAt(k / 2)).toBeCloseTo(100 - 0.4 * (k / 2000) ** 3);
+		expect(rateAt(k)).toBeCloseTo(100);
+		// One second beyond K: CUBIC alone would stand at 100.4; two seconds: 103.2.
+		expect(rateAt(k + 1000)).toBeCloseTo(110);
+		expect(rateAt(k + 2000)).toBeCloseTo(120);
+		// Far beyond it, CUBIC's steeper curve: 0.4 x 6^3 = 86.4 more, where the line gives 60.
+		expect(rateAt(k + 6000)).toBeCloseTo(186.4);
+	});
+});

@@ -41,6 +41,12 @@ const LEAST_GROWTH = 0.5;
 /** CUBIC as the AWS SDKs' adaptive retry mode has it, its scale growing with peaks above 100/s. */
 const BETA = 0.7;
 const CUBIC_SCALE = 0.4;
+/**
+ * Beyond the peak the rate grows by at least this share of the peak each second. CUBIC's curve leaves
+ * the peak flat and steepens later: against a token bucket, whose limit shows only once its burst is
+ * drained, the rate stood half as high again by then, and the requests in flight met a wave of 429s.
+ */
+const PROBE_GROWTH = 0.1;
 const MIN_RATE = 0.5;
 const MEASURE_MS = 1000;
 /** Fewer answers than this since the latest cut tell too little: the last second is measured. */
@@ -55,9 +61,9 @@ const LEAST_RETRY_AFTER_MS = 1000;
  * by its caller (no clock, no I/O). Until the first 429 there is no rate, only a window of requests
  * in flight (a slow start). A 429 to an attempt sent after the latest cut is a cut: the rate becomes
  * 0.7 x the peak, what the server took since the cut before (at the first cut, over the last second),
- * never more than the rate paced at, and regrows along CUBIC's curve. After a quiet spell the rate
- * probes upward quickly until its next 429. Time is counted on a busy clock that stands still while
- * nothing is sent.
+ * never more than the rate paced at, and regrows along CUBIC's curve, beyond the peak by at least a
+ * tenth of it a second. After a quiet spell the rate probes upward quickly until its next 429. Time is
+ * counted on a busy clock that stands still while nothing is sent.
  */
 export class RateEstimate {
 	rate: number | undefined;
@@ -152,11 +158,11 @@ export class RateEstimate {
 			if (answerMs <= queuedAfter && this.window() < maxInFlight) this.grownOn.push(answerMs);
 			return;
 		}
-		const cubic = this.cubicRate(t);
+		const regrown = this.regrownRate(t);
 		this.rate =
 			this.probeCeiling === undefined
-				? Math.max(MIN_RATE, cubic)
-				: Math.max(cubic, Math.min(this.rate + 1, this.probeCeiling));
+				? Math.max(MIN_RATE, regrown)
+				: Math.max(regrown, Math.min(this.rate + 1, this.probeCeiling));
 	}
 
 	/**
@@ -198,10 +204,14 @@ export class RateEstimate {
 		this.cuts++;
 	}
 
-	/** CUBIC: back to the peak after K seconds, concave before it, convex beyond it. */
-	private cubicRate(t: number): number {
+	/**
+	 * CUBIC: back to the peak after K seconds, concave before it, convex beyond it, and there at least
+	 * PROBE_GROWTH of the peak more each second.
+	 */
+	private regrownRate(t: number): number {
 		const scale = Math.max(CUBIC_SCALE, (CUBIC_SCALE * this.peak) / 100);
-		const k = Math.cbrt((this.peak * (1 - BETA)) / scale);
-		return scale * ((t - this.cutAt) / 1000 - k) ** 3 + this.peak;
+		const sinceK = (t - this.cutAt) / 1000 - Math.cbrt((this.peak * (1 - BETA)) / scale);
+		const cubic = scale * sinceK ** 3;
+		return this.peak + (sinceK < 0 ? cubic : Math.max(cubic, PROBE_GROWTH * this.peak * sinceK));
 	}
 }
