@@ -393,29 +393,33 @@ describe('against a token bucket, under the fake clock', () => {
 		expect(second.throttled).toBeLessThanOrEqual(0.01 * second.sent);
 	});
 
-	test('before the first 429, more in flight while answers come as fast as ever, not once they wait in a queue', async () => {
-		async function peakInFlight(answer: () => Promise<void>): Promise<number> {
+	test('before the first 429, more in flight by half a request an answer while answers come as fast as ever, by a quarter once they wait in a queue', async () => {
+		/** The most in flight after the 30th answer, and at the end. */
+		async function peakInFlight(answer: () => Promise<void>): Promise<number[]> {
 			const throttle = new AdaptiveThrottle();
 			const lane = throttle.openLane(50);
+			const peaks: number[] = [];
+			let answers = 0;
 			const items = Array.from({ length: 300 }, async () => {
 				const sendNumber = await lane.acquire();
 				await answer();
 				lane.release(sendNumber, 'answered');
+				if (++answers === 30) peaks.push(throttle.state().peakInFlight);
 			});
 			await timed(Promise.all(items), 100);
-			return throttle.state().peakInFlight;
+			return [...peaks, throttle.state().peakInFlight];
 		}
-		// 40 ms each, however many at once: the server has room, the slow start grows to Max Concurrency.
-		expect(await peakInFlight(async () => await sleep(40))).toBe(50);
-		// One at a time, 5 ms each (a busy process or a server's queue): more in flight would only wait.
-		// The first 10 go at once; the first two answers (5 and 10 ms) add half a request each, the
-		// later ones waited in the queue (more than 1.2 x 5 ms + 5 ms) and add nothing.
+		// 40 ms each, however many at once: the server has room; 10 + 30 x 0.5, then Max Concurrency.
+		expect(await peakInFlight(async () => await sleep(40))).toEqual([25, 50]);
+		// One at a time, 5 ms each (a busy process or a server's queue): the first two answers (5 and
+		// 10 ms) add half a request each, the later ones waited in the queue (more than 1.2 x 5 ms + 5 ms)
+		// and add a quarter: 10 + 1 + 28 x 0.25 after the 30th, Max Concurrency later all the same.
 		let freeAt = 0;
 		const oneAtATime = async () => {
 			freeAt = Math.max(Date.now(), freeAt) + 5;
 			await sleep(freeAt - Date.now());
 		};
-		expect(await peakInFlight(oneAtATime)).toBe(11);
+		expect(await peakInFlight(oneAtATime)).toEqual([18, 50]);
 	});
 
 	test('before the first 429, a run after a second without traffic begins the slow start again (the allowance refilled); after a shorter break it goes on where it stood', async () => {

@@ -25,11 +25,14 @@ const INITIAL_WINDOW = 10;
 /** Idle this long: the server's allowance has refilled, what was learned is probed again. */
 const QUIET_MS = 1000;
 /**
- * An answer slower than the fastest by a fifth of it and 5 ms more waited in a queue (the server's,
- * or this process's own when it is busy): as TCP's HyStart, the slow start does not grow on it.
+ * An answer slower than the fastest by a fifth of it and 5 ms more waited in a queue: the server's, or
+ * this process's own while its CPU is busy, where more in flight may still go faster. So the slow start
+ * goes on more slowly, as HyStart++'s conservative slow start (RFC 9406): by a quarter request for an
+ * answer that queued.
  */
 const QUEUED_FACTOR = 1.2;
 const QUEUED_SLACK_MS = 5;
+const QUEUED_GROWTH = 0.25;
 /**
  * The slow start grows by one request per answer (doubling per round trip) when the fastest answer
  * took this long or more, in proportion on faster ones, and by half a request from 75 ms down. A
@@ -68,10 +71,13 @@ const LEAST_RETRY_AFTER_MS = 1000;
 export class RateEstimate {
 	rate: number | undefined;
 	/**
-	 * How long each answer the slow start grew on took. A faster answer later shows the slower of them
-	 * waited in a queue after all (a process's first requests, slowed by its start): they stop counting.
+	 * How long each answer the slow start grew on as not queued took. A faster answer later shows the
+	 * slower of them waited in a queue after all (a process's first requests, slowed by its start, not
+	 * by the server's load or n8n's): they stop counting.
 	 */
 	private grownOn: number[] = [];
+	/** Answers the slow start grew on that queued. */
+	private grownOnQueued = 0;
 	private peak = 0;
 	/** The busy clock: the time told, minus every quiet spell so far. */
 	private quietTotal = 0;
@@ -98,10 +104,10 @@ export class RateEstimate {
 		return this.rate === undefined ? Math.floor(Math.min(this.window(), maxInFlight)) : maxInFlight;
 	}
 
-	/** The slow start's window: the initial one and what the answers not queued added to it. */
+	/** The slow start's window: the initial one and what the answers added to it. */
 	private window(): number {
 		const perAnswer = Math.min(1, Math.max(LEAST_GROWTH, this.fastestMs / DOUBLING_ROUND_TRIP_MS));
-		return INITIAL_WINDOW + this.grownOn.length * perAnswer;
+		return INITIAL_WINDOW + this.grownOn.length * perAnswer + this.grownOnQueued * QUEUED_GROWTH;
 	}
 
 	/** Milliseconds between two turns: none before the first 429. */
@@ -124,7 +130,10 @@ export class RateEstimate {
 		this.quietTotal += quietMs;
 		if (quietMs > this.lastAnswerMs) this.taken.length = 0;
 		if (quietMs < QUIET_MS) return;
-		if (this.rate === undefined) this.grownOn = [];
+		if (this.rate === undefined) {
+			this.grownOn = [];
+			this.grownOnQueued = 0;
+		}
 		// Counted from the rate measured, not from a probe above it that no 429 has judged yet.
 		else this.probeCeiling = PROBE_CEILING * Math.min(this.rate, this.peak);
 	}
@@ -155,7 +164,9 @@ export class RateEstimate {
 			const queuedAfter = QUEUED_FACTOR * this.fastestMs + QUEUED_SLACK_MS;
 			// Only a faster answer lowers the bound, and shows the answers above it to have queued.
 			if (faster) this.grownOn = this.grownOn.filter((ms) => ms <= queuedAfter);
-			if (answerMs <= queuedAfter && this.window() < maxInFlight) this.grownOn.push(answerMs);
+			if (this.window() >= maxInFlight) return;
+			if (answerMs <= queuedAfter) this.grownOn.push(answerMs);
+			else this.grownOnQueued++;
 			return;
 		}
 		const regrown = this.regrownRate(t);
