@@ -67,16 +67,21 @@ describe('the slow start, before the first 429', () => {
 		expect(afterOneRoundTrip(150).slots(15)).toBe(15);
 	});
 
-	test("stops counting the answers a faster one shows to have waited in a queue (a process's slow first requests); a later answer that queued adds a quarter request", () => {
+	test("stops counting the answers a faster one shows to have waited in a queue (a process's slow first requests); from the eighth answer in a row that queued, each adds a quarter request", () => {
 		const rate = afterOneRoundTrip(450);
 		expect(rate.slots(50)).toBe(20);
 		// 70 ms: the ten at 450 ms waited (more than 1.2 x 70 ms + 5 ms); this one adds half a request.
 		rate.answered(520, rate.send(), 'answered', 70, 50);
 		expect(rate.slots(50)).toBe(10);
-		// The next 19 answers as fast add 9.5 more; slower ones (90 ms) a quarter each.
+		// The next 19 answers as fast add 9.5 more; slower ones (90 ms) nothing, seven in a row.
 		for (let i = 0; i < 19; i++) rate.answered(600, rate.send(), 'answered', 80, 50);
+		for (let i = 0; i < 7; i++) rate.answered(650, rate.send(), 'answered', 90, 50);
 		expect(rate.slots(50)).toBe(20);
-		for (let i = 0; i < 4; i++) rate.answered(650, rate.send(), 'answered', 90, 50);
+		// The 8th to the 11th a quarter each; a fast one ends the row, and the next slow one adds nothing.
+		for (let i = 0; i < 4; i++) rate.answered(700, rate.send(), 'answered', 90, 50);
+		expect(rate.slots(50)).toBe(21);
+		rate.answered(710, rate.send(), 'answered', 70, 50);
+		rate.answered(720, rate.send(), 'answered', 90, 50);
 		expect(rate.slots(50)).toBe(21);
 	});
 

@@ -26,12 +26,14 @@ const INITIAL_WINDOW = 10;
 const QUIET_MS = 1000;
 /**
  * An answer slower than the fastest by a fifth of it and 5 ms more waited in a queue: the server's, or
- * this process's own while its CPU is busy, where more in flight may still go faster. So the slow start
- * goes on more slowly, as HyStart++'s conservative slow start (RFC 9406): by a quarter request for an
- * answer that queued.
+ * this process's own while its CPU is busy, where more in flight may still go faster. One such answer
+ * now and then adds nothing; once QUEUED_RUN answers in a row queued (HyStart++'s sample of a round,
+ * RFC 9406), the slow start goes on more slowly, as its conservative slow start: by a quarter request
+ * an answer that queued.
  */
 const QUEUED_FACTOR = 1.2;
 const QUEUED_SLACK_MS = 5;
+const QUEUED_RUN = 8;
 const QUEUED_GROWTH = 0.25;
 /**
  * The slow start grows by one request per answer (doubling per round trip) when the fastest answer
@@ -78,6 +80,8 @@ export class RateEstimate {
 	private grownOn: number[] = [];
 	/** Answers the slow start grew on that queued. */
 	private grownOnQueued = 0;
+	/** Answers in a row that queued, the latest among them. */
+	private queuedInARow = 0;
 	private peak = 0;
 	/** The busy clock: the time told, minus every quiet spell so far. */
 	private quietTotal = 0;
@@ -133,6 +137,7 @@ export class RateEstimate {
 		if (this.rate === undefined) {
 			this.grownOn = [];
 			this.grownOnQueued = 0;
+			this.queuedInARow = 0;
 		}
 		// Counted from the rate measured, not from a probe above it that no 429 has judged yet.
 		else this.probeCeiling = PROBE_CEILING * Math.min(this.rate, this.peak);
@@ -164,9 +169,10 @@ export class RateEstimate {
 			const queuedAfter = QUEUED_FACTOR * this.fastestMs + QUEUED_SLACK_MS;
 			// Only a faster answer lowers the bound, and shows the answers above it to have queued.
 			if (faster) this.grownOn = this.grownOn.filter((ms) => ms <= queuedAfter);
+			this.queuedInARow = answerMs <= queuedAfter ? 0 : this.queuedInARow + 1;
 			if (this.window() >= maxInFlight) return;
 			if (answerMs <= queuedAfter) this.grownOn.push(answerMs);
-			else this.grownOnQueued++;
+			else if (this.queuedInARow >= QUEUED_RUN) this.grownOnQueued++;
 			return;
 		}
 		const regrown = this.regrownRate(t);
