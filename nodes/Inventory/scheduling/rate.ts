@@ -169,9 +169,10 @@ export class RateEstimate {
 			const queuedAfter = QUEUED_FACTOR * this.fastestMs + QUEUED_SLACK_MS;
 			// Only a faster answer lowers the bound, and shows the answers above it to have queued.
 			if (faster) this.grownOn = this.grownOn.filter((ms) => ms <= queuedAfter);
-			this.queuedInARow = answerMs <= queuedAfter ? 0 : this.queuedInARow + 1;
+			const queued = answerMs > queuedAfter;
+			this.queuedInARow = queued ? this.queuedInARow + 1 : 0;
 			if (this.window() >= maxInFlight) return;
-			if (answerMs <= queuedAfter) this.grownOn.push(answerMs);
+			if (!queued) this.grownOn.push(answerMs);
 			else if (this.queuedInARow >= QUEUED_RUN) this.grownOnQueued++;
 			return;
 		}
