@@ -16,12 +16,12 @@ import { idempotencyHelpers } from './package-modules';
 import { TOKENS } from '../fixtures';
 import { keysSent, sent, useSandbox } from './util';
 
-const { businessIdempotencyKey, deriveIdempotencyKey, deriveToolCallKey, IDEMPOTENCY_NAMESPACE } =
+const { callActionKey, deriveIdempotencyKey, deriveToolCallKey, IDEMPOTENCY_NAMESPACE } =
 	idempotencyHelpers;
 
-/** The key of a call keyed by a business id (Repeat Protection with a Row Key). */
+/** The key of a call of the to-do tool keyed by a business id (Repeat Protection with a Row Key). */
 const businessKey = (path: string, id: string) =>
-	businessIdempotencyKey(id, { method: 'POST', path });
+	uuidV5Reference(['row', TODO_TOOL, 'POST', path, id].join('\n'), IDEMPOTENCY_NAMESPACE);
 
 const env = useSandbox();
 
@@ -117,6 +117,35 @@ const todo = (id: string, assetId: number): ScriptedToolCall => ({
 	args: { assetId },
 });
 
+/** The key of a call keyed by its arguments (the tool's default): the tool's name and its request. */
+const callKey = (tool: string, path: string, body: IDataObject) =>
+	callActionKey(tool, { method: 'POST', path, body });
+const todoCallKey = (assetId: number) =>
+	callKey(TODO_TOOL, `/api/v1/assets/${assetId}/todos`, { name: 'Tag and label' });
+const acquisitionCallKey = (assetId: number, price = 1249) =>
+	callKey(ACQUISITION_TOOL, `/api/v1/assets/${assetId}/acquisitions`, {
+		event_type_id: 301,
+		price,
+	});
+
+/** The tools with Repeat Protection "Only Retries of This Execution": keys of the execution. */
+const keyedByExecution = (changes: Record<string, Partial<INode>> = {}) =>
+	Object.fromEntries(
+		toolNodes.map((node) => {
+			const change = changes[node.name] ?? {};
+			return [
+				node.name,
+				{
+					...change,
+					parameters: {
+						...(change.parameters ?? node.parameters),
+						repeatProtection: 'execution',
+					},
+				},
+			];
+		}),
+	);
+
 /** The ordinary derived key of a tool node's run (item 0, the only item of a tool call). */
 const runKey = (nodeId: string, runIndex: number, executionId = 'exec-agent') =>
 	deriveIdempotencyKey({
@@ -177,7 +206,7 @@ function compactTodoResult(assetId: number): IDataObject {
 }
 
 describe('tool calls through engine requests (AI Agent 3.x at the top of a workflow)', () => {
-	test('each call is a run of its own: distinct run indexes, distinct keys, the ordinary derivation', async () => {
+	test('each call is a run of its own, keyed by its arguments: distinct calls, distinct keys', async () => {
 		const run = await runAgent(ENGINE_AGENT_TYPE, [
 			acquire('call_1', 1001),
 			acquire('call_2', 1002),
@@ -186,21 +215,37 @@ describe('tool calls through engine requests (AI Agent 3.x at the top of a workf
 		expect(run.status).toBe('success');
 		expect(toolRuns(run, ACQUISITION_TOOL)).toHaveLength(2);
 		expect(toolRuns(run, TODO_TOOL)).toHaveLength(1);
-
-		// Which call got which run index is the engine's order; each run's output names its asset.
-		const assetOfRun = (name: string, runIndex: number) =>
-			(toolRuns(run, name)[runIndex].data?.ai_tool?.[0]?.[0]?.json as IDataObject).asset_id;
-		const expected = [
-			...[0, 1].map((runIndex) => ({
-				path: `/api/v1/assets/${String(assetOfRun(ACQUISITION_TOOL, runIndex))}/acquisitions`,
-				key: runKey('tool-acquisition', runIndex),
-			})),
-			{ path: '/api/v1/assets/1001/todos', key: runKey('tool-todo', 0) },
-		];
 		const byPath = (a: { path: string }, b: { path: string }) => a.path.localeCompare(b.path);
-		expect(appliedKeys().sort(byPath)).toEqual(expected.sort(byPath));
+		expect(appliedKeys().sort(byPath)).toEqual(
+			[
+				{ path: '/api/v1/assets/1001/acquisitions', key: acquisitionCallKey(1001) },
+				{ path: '/api/v1/assets/1002/acquisitions', key: acquisitionCallKey(1002) },
+				{ path: '/api/v1/assets/1001/todos', key: todoCallKey(1001) },
+			].sort(byPath),
+		);
 		expect(new Set(keysSent(env.sandbox)).size).toBe(3);
 		expect(env.sandbox.state().todos).toHaveLength(1);
+	});
+
+	test('with Only Retries of This Execution, each run gets the ordinary derivation of its run index', async () => {
+		const run = await runAgent(
+			ENGINE_AGENT_TYPE,
+			[acquire('call_1', 1001), acquire('call_2', 1002)],
+			keyedByExecution(),
+		);
+		expect(run.status).toBe('success');
+		const assetOfRun = (runIndex: number) =>
+			(toolRuns(run, ACQUISITION_TOOL)[runIndex].data?.ai_tool?.[0]?.[0]?.json as IDataObject)
+				.asset_id;
+		const byPath = (a: { path: string }, b: { path: string }) => a.path.localeCompare(b.path);
+		expect(appliedKeys().sort(byPath)).toEqual(
+			[0, 1]
+				.map((runIndex) => ({
+					path: `/api/v1/assets/${String(assetOfRun(runIndex))}/acquisitions`,
+					key: runKey('tool-acquisition', runIndex),
+				}))
+				.sort(byPath),
+		);
 	});
 
 	test('the agent gets each result compact: the data object without null or empty fields', async () => {
@@ -211,7 +256,7 @@ describe('tool calls through engine requests (AI Agent 3.x at the top of a workf
 				result: [
 					{
 						...compactTodoResult(1003),
-						repeatCheck: { outcome: 'recorded', idempotencyKey: runKey('tool-todo', 0) },
+						repeatCheck: { outcome: 'recorded', idempotencyKey: todoCallKey(1003) },
 					},
 				],
 			},
@@ -239,8 +284,8 @@ describe('tool calls through engine requests (AI Agent 3.x at the top of a workf
 		failFreshKeysOnce();
 		const run = await runAgent(ENGINE_AGENT_TYPE, [acquire('call_1', 1005)], retryOnFail);
 		expect(env.sandbox.requests().map(({ status, key }) => [status, key])).toEqual([
-			[503, runKey('tool-acquisition', 0)],
-			[201, runKey('tool-acquisition', 0)],
+			[503, acquisitionCallKey(1005)],
+			[201, acquisitionCallKey(1005)],
 		]);
 		expect(toolRuns(run, ACQUISITION_TOOL)).toHaveLength(1);
 		expect(env.sandbox.state().acquisitions).toHaveLength(1);
@@ -256,13 +301,17 @@ describe('tool calls in-process (sub-agents, AI Agent before 3.x, the MCP server
 
 	test('Retry On Fail gives each try a new run index, and the key stays the same', async () => {
 		failFreshKeysOnce();
-		const run = await runAgent(IN_PROCESS_AGENT_TYPE, [acquire('call_1', 1006)], retryOnFail);
+		const run = await runAgent(
+			IN_PROCESS_AGENT_TYPE,
+			[acquire('call_1', 1006)],
+			keyedByExecution(retryOnFail),
+		);
 		// n8n logged the failed try and the retry as two runs of the tool node...
 		expect(toolRuns(run, ACQUISITION_TOOL).map((task) => task.executionStatus)).toEqual([
 			'error',
 			'success',
 		]);
-		// ...and both sent the key of the call, not of the run.
+		// ...and both sent the key of the call in this execution, not of the run.
 		const key = toolCallKey('tool-acquisition', '/api/v1/assets/1006/acquisitions', {
 			event_type_id: 301,
 			price: 1249,
@@ -289,12 +338,8 @@ describe('tool calls in-process (sub-agents, AI Agent before 3.x, the MCP server
 		]);
 		expect(run.status).toBe('success');
 		const keys = keysSent(env.sandbox);
-		expect(keys[0]).toBe(
-			toolCallKey('tool-todo', '/api/v1/assets/1001/todos', { name: 'Tag and label' }),
-		);
-		expect(keys[1]).toBe(
-			toolCallKey('tool-todo', '/api/v1/assets/1002/todos', { name: 'Tag and label' }),
-		);
+		expect(keys[0]).toBe(todoCallKey(1001));
+		expect(keys[1]).toBe(todoCallKey(1002));
 		expect(keys[2]).toBe(keys[0]);
 		expect(env.sandbox.requests().map(({ replayed }) => replayed)).toEqual([false, false, true]);
 		expect(env.sandbox.state().todos.map((t) => t.asset_id)).toEqual([1001, 1002]);
@@ -313,25 +358,45 @@ describe('tool calls in-process (sub-agents, AI Agent before 3.x, the MCP server
 });
 
 describe('Repeat Protection of the tool', () => {
-	test("by default an agent's call keeps the key of its execution's run; the result says it was recorded", async () => {
-		const run = await runAgent(ENGINE_AGENT_TYPE, [todo('call_1', 1007)]);
-		expect(run.status).toBe('success');
-		expect(appliedKeys()).toEqual([
-			{ path: '/api/v1/assets/1007/todos', key: runKey('tool-todo', 0) },
-		]);
-		// The output says whether this execution recorded the action or replayed it.
-		expect(agentItems(run)).toEqual([
-			{
-				toolCallId: 'call_1',
-				result: [
-					{
-						...compactTodoResult(1007),
-						repeatCheck: { outcome: 'recorded', idempotencyKey: runKey('tool-todo', 0) },
-					},
-				],
-			},
-		]);
-	});
+	test.each([
+		['engine requests', ENGINE_AGENT_TYPE],
+		['in-process', IN_PROCESS_AGENT_TYPE],
+	])(
+		'%s: by default the same call in another execution, or in one n8n gives no id (an MCP call), replays',
+		async (_, agentType) => {
+			const first = await runAgent(agentType, [todo('call_1', 1007)], {}, 'exec-1');
+			const again = await runAgent(agentType, [todo('call_1', 1007)], {}, 'exec-2');
+			const withoutId = await runAgent(agentType, [todo('call_9', 1007)], {}, '');
+			const other = await runAgent(agentType, [todo('call_1', 1011)], {}, '');
+			const key = todoCallKey(1007);
+			expect(env.sandbox.requests().map(({ key: sent, replayed }) => [sent, replayed])).toEqual([
+				[key, false],
+				[key, true],
+				[key, true],
+				[todoCallKey(1011), false],
+			]);
+			expect(env.sandbox.state().todos.map((t) => t.asset_id)).toEqual([1007, 1011]);
+			const checkOf = (run: IRun) =>
+				(agentItems(run)[0] as { result: IDataObject[] }).result[0].repeatCheck as IDataObject;
+			expect([first, again, withoutId, other].map((run) => checkOf(run).outcome)).toEqual([
+				'recorded',
+				'replayed',
+				'replayed',
+				'recorded',
+			]);
+			expect(agentItems(first)).toEqual([
+				{
+					toolCallId: 'call_1',
+					result: [
+						{
+							...compactTodoResult(1007),
+							repeatCheck: { outcome: 'recorded', idempotencyKey: key },
+						},
+					],
+				},
+			]);
+		},
+	);
 
 	/** The to-do tool keyed by the order ID the model supplies. */
 	const keyedByOrder: Record<string, Partial<INode>> = {
@@ -385,11 +450,11 @@ describe('Repeat Protection of the tool', () => {
 		},
 	);
 
-	test('a new order ID is booked; without a Row Key the same call in a second execution books again', async () => {
+	test('a new order ID is booked; with Only Retries of This Execution the same call in a second execution books again', async () => {
 		await runAgent(ENGINE_AGENT_TYPE, [orderTodo('call_1', 1009, 'PO-1')], keyedByOrder, 'exec-1');
 		await runAgent(ENGINE_AGENT_TYPE, [orderTodo('call_1', 1009, 'PO-2')], keyedByOrder, 'exec-2');
-		await runAgent(ENGINE_AGENT_TYPE, [todo('call_1', 1010)], {}, 'exec-3');
-		await runAgent(ENGINE_AGENT_TYPE, [todo('call_1', 1010)], {}, 'exec-4');
+		await runAgent(ENGINE_AGENT_TYPE, [todo('call_1', 1010)], keyedByExecution(), 'exec-3');
+		await runAgent(ENGINE_AGENT_TYPE, [todo('call_1', 1010)], keyedByExecution(), 'exec-4');
 		expect(env.sandbox.requests().map(({ key }) => key)).toEqual([
 			businessKey('/api/v1/assets/1009/todos', 'PO-1'),
 			businessKey('/api/v1/assets/1009/todos', 'PO-2'),

@@ -400,7 +400,7 @@ describe('a Row Key: the business id of a row', () => {
 		const key = randomUUID();
 		await runInventory(sandbox, [{ asset: 1001 }], byRowKey(key));
 		expect(keysSent(sandbox)).toEqual([
-			uuidV5(`business\nPOST\n/api/v1/assets/1001/todos\n${key}`),
+			uuidV5(`row\nInventory\nPOST\n/api/v1/assets/1001/todos\n${key}`),
 		]);
 	});
 
@@ -427,10 +427,10 @@ describe('a Row Key: the business id of a row', () => {
 			{ executionId: 'exec-3' },
 		);
 		const keys = keysSent(sandbox);
-		expect(keys[0]).toBe(uuidV5('business\nPOST\n/api/v1/assets/1001/todos\nform-7781'));
-		expect(keys[1]).toBe(uuidV5('business\nPOST\n/api/v1/assets/1002/todos\nform-7781'));
+		expect(keys[0]).toBe(uuidV5('row\nInventory\nPOST\n/api/v1/assets/1001/todos\nform-7781'));
+		expect(keys[1]).toBe(uuidV5('row\nInventory\nPOST\n/api/v1/assets/1002/todos\nform-7781'));
 		expect(keys.slice(2, 4)).toEqual(keys.slice(0, 2));
-		expect(keys[4]).toBe(uuidV5('business\nPOST\n/api/v1/assets/1001/acquisitions\nform-7781'));
+		expect(keys[4]).toBe(uuidV5('row\nInventory\nPOST\n/api/v1/assets/1001/acquisitions\nform-7781'));
 		expect(sandbox.requests().map(({ replayed }) => replayed)).toEqual([
 			false,
 			false,
@@ -450,7 +450,7 @@ describe('a Row Key: the business id of a row', () => {
 			byRowKey('={{ $json.submission }}'),
 		);
 		expect(keysSent(sandbox)).toEqual([
-			uuidV5('business\nPOST\n/api/v1/assets/1001/todos\n{"id":7}'),
+			uuidV5('row\nInventory\nPOST\n/api/v1/assets/1001/todos\n{"id":7}'),
 		]);
 	});
 
@@ -461,6 +461,6 @@ describe('a Row Key: the business id of a row', () => {
 			[{ asset: 1001, submission: 4711 }],
 			byRowKey('={{ $json.submission }}'),
 		);
-		expect(keysSent(sandbox)).toEqual([uuidV5('business\nPOST\n/api/v1/assets/1001/todos\n4711')]);
+		expect(keysSent(sandbox)).toEqual([uuidV5('row\nInventory\nPOST\n/api/v1/assets/1001/todos\n4711')]);
 	});
 });

@@ -32,9 +32,12 @@ const env = useSandbox();
 const TODO_PATH = (asset: number) => `/api/v1/assets/${asset}/todos`;
 const ACQUISITION_PATH = (asset: number) => `/api/v1/assets/${asset}/acquisitions`;
 
-/** The key sent for a business value: UUID v5 of the method, path and value, in the package's namespace. */
-const businessKey = (method: string, path: string, value: string) =>
-	uuidV5Reference(['business', method, path, value].join('\n'), IDEMPOTENCY_NAMESPACE);
+/**
+ * The key sent for a row's identity: UUID v5 of "row", the step's (node's) name, the method, the path
+ * and the identity, in the package's namespace.
+ */
+const businessKey = (method: string, path: string, value: string, step = 'Inventory') =>
+	uuidV5Reference(['row', step, method, path, value].join('\n'), IDEMPOTENCY_NAMESPACE);
 
 const sheet = [
 	{ po_number: 'PO-1', asset: 1001 },
@@ -54,7 +57,7 @@ const outputJson = (run: IRun) => nodeOutput(run, 'Inventory').map(({ json }) =>
 const checksOf = (run: IRun) => outputJson(run).map((json) => json.repeatCheck);
 
 describe('the one node version', () => {
-	test('Repeat Protection "Each Row Once, Keyed by Columns" is the default; a tool keys per execution unless given a Row Key', () => {
+	test('Repeat Protection "Each Row Once, Keyed by Columns" is the default; a tool keys a call by its arguments', () => {
 		const { description } = inventoryNodeType;
 		expect([description.version, description.defaultVersion]).toEqual([1, undefined]);
 		const choices = description.properties.filter((p) => p.name === 'repeatProtection');
@@ -66,7 +69,7 @@ describe('the one node version', () => {
 			]),
 		).toEqual([
 			[{ '@tool': [false] }, 'columns', ['expression', 'columns', 'execution']],
-			[{ '@tool': [true] }, 'execution', ['expression', 'execution']],
+			[{ '@tool': [true] }, 'columns', ['expression', 'columns', 'execution']],
 		]);
 		// No Options → Idempotency Key: Repeat Protection says what the key is made of.
 		const options = description.properties.find((p) => p.name === 'options');
@@ -75,19 +78,22 @@ describe('the one node version', () => {
 		);
 	});
 
-	test('a new node without Key Columns does not run (n8n: a required parameter), nor with only commas', async () => {
+	test('Key Columns left empty (a Manual Trigger: no columns): the step acts once per record; run again, it replays', async () => {
 		const { sandbox } = env;
-		await expect(
-			runInventory(sandbox, sheet, createTodoParameters({ repeatProtection: 'columns' })),
-		).rejects.toThrow('Parameter "Key Columns" is required');
-		const run = await runInventory(sandbox, sheet, todoByColumns(' , '));
-		expect(runError(run)).toEqual({
-			message: 'Key Columns is empty',
-			description:
-				'Name the input column or columns that identify a row (e.g. po_number), or choose another Repeat Protection. Nothing was sent to the Inventory API.',
-			httpCode: undefined,
+		const parameters = createTodoParameters({ assetId: '1001', repeatProtection: 'columns' });
+		const first = await runInventory(sandbox, [{}], parameters, { executionId: 'manual-1' });
+		const again = await runInventory(sandbox, [{}], todoByColumns(' , ', { assetId: '1001' }), {
+			executionId: 'manual-2',
 		});
-		expect(sandbox.requests()).toEqual([]);
+		const key = businessKey('POST', TODO_PATH(1001), '');
+		expect(sandbox.requests().map(({ key, replayed }) => [key, replayed])).toEqual([
+			[key, false],
+			[key, true],
+		]);
+		expect(sandbox.state().todos).toHaveLength(1);
+		expect(
+			[...checksOf(first), ...checksOf(again)].map((check) => (check as IDataObject).outcome),
+		).toEqual(['recorded', 'replayed']);
 	});
 });
 
@@ -168,9 +174,12 @@ describe('each row once, keyed by columns', () => {
 			parameters,
 			{},
 		);
-		expect(runError(run).description).toBe(
-			`The Idempotency-Key ${businessKey('POST', TODO_PATH(1001), 'PO-1')} was already used for a different request. If the key comes from your data (Repeat Protection's Key Columns or Row Key, or the "Idempotency Key" option), this row was booked before with other values and the API keeps that booking: give a distinct action its own key value; if you edited this node and then retried an old execution, run the workflow anew instead.`,
-		);
+		expect(runError(run)).toEqual({
+			message:
+				'The Inventory API refused this row (409): this step booked Asset 1001 for the same row before, with other values, and keeps that booking [item 0]',
+			description: `The Idempotency-Key ${businessKey('POST', TODO_PATH(1001), 'PO-1')} is this row's (Key Columns, with this node's name, the operation and the record), and the first booking with it stands: the API does not change it. If the row was corrected after it was booked, correct the record in Inventory; to book the corrected row as an action of its own, give it a key of its own (add a column such as a revision to Key Columns). If another node of the same name, e.g. in a copy of this workflow, booked other values for this row, rename one of the two. The API said: The Idempotency-Key has already been used for a different request (method, path or body); use a new key for a new action.`,
+			httpCode: '409',
+		});
 		expect(sandbox.state().todos.map((todo) => todo.name)).toEqual(['Tag']);
 	});
 
@@ -274,8 +283,8 @@ describe('one business id across operations (a form submission UUID)', () => {
 		const run = await runWorkflow(workflow, { credentials: credentials() });
 		expect(run.status).toBe('success');
 		expect(keysSent(sandbox)).toEqual([
-			businessKey('POST', ACQUISITION_PATH(1001), submission),
-			businessKey('POST', TODO_PATH(1001), submission),
+			businessKey('POST', ACQUISITION_PATH(1001), submission, 'Acquisition'),
+			businessKey('POST', TODO_PATH(1001), submission, 'To-do'),
 		]);
 		expect(sandbox.state().todos).toHaveLength(1);
 		expect(sandbox.state().acquisitions).toHaveLength(1);

@@ -20,11 +20,11 @@ import { keysSent, runInventory, useSandbox } from './util';
 
 const env = useSandbox();
 /** The key of po_number 1001, line 2 on an acquisition of asset 1001 (pinned in unit/row-keys.test.ts). */
-const PO_1001_LINE_2 = '49492d4d-2eda-517b-aa37-0f4d036eaa0e';
+const PO_1001_LINE_2 = 'fb0b0a88-2857-502a-a2b3-52e3b88d42eb';
 /** The key of po_number 1001, line 3 there. */
-const PO_1001_LINE_3 = 'dbd326d8-7277-505b-9f43-1e397a0c4c80';
+const PO_1001_LINE_3 = 'b2f7728a-b8e3-554d-8a7d-276574c86ccd';
 /** The key of po_number 1001 alone there. */
-const PO_1001 = '0ec9bc78-6dba-53fe-b98d-1e612d69592d';
+const PO_1001 = 'd08d44f7-4094-5b3a-9eea-d9535c9b7dbb';
 
 const acquisitionByColumns = (keyColumns: string) =>
 	recordAcquisitionParameters({

@@ -9,20 +9,21 @@ import { idempotencyHelpers } from '../node/package-modules';
 
 const { keyText, keyOfValues, chooseIdempotencyKey, IDEMPOTENCY_NAMESPACE } = idempotencyHelpers;
 
-/** The key of a business id on an acquisition of asset 1001, as the node sends it. */
-const acquisitionKey = (businessId: string) =>
+/** The key a node named "Inventory" sends for a row's identity on an acquisition of asset 1001. */
+const acquisitionKey = (rowId: string, stepName = 'Inventory', executionId = 'e') =>
 	chooseIdempotencyKey(
-		businessId,
+		{ kind: 'row', rowId },
 		{
 			instanceId: 'i',
 			workflowId: 'w',
-			rootExecutionId: 'e',
+			rootExecutionId: executionId,
 			nodeId: 'n',
+			stepName,
 			runIndex: 0,
 			itemIndex: 0,
 			inProcessToolCall: false,
 		},
-		{ method: 'POST', path: '/api/v1/assets/1001/acquisitions', body: {} },
+		{ method: 'POST', path: '/api/v1/assets/1001/acquisitions', body: { price: '1' } },
 	);
 
 describe('a value as the text of its key', () => {
@@ -69,21 +70,22 @@ describe('a value as the text of its key', () => {
 
 describe('the exact key of a row (pinned: these keys must never change)', () => {
 	test('po_number 1001, line 2: as numbers (Google Sheets), as text (a CSV), with spaces', () => {
-		const pinned = '49492d4d-2eda-517b-aa37-0f4d036eaa0e';
+		const pinned = 'fb0b0a88-2857-502a-a2b3-52e3b88d42eb';
 		expect(acquisitionKey(keyOfValues([1001, 2]))).toBe(pinned);
 		expect(acquisitionKey(keyOfValues(['1001', '2']))).toBe(pinned);
 		expect(acquisitionKey(keyOfValues([' 1001 ', '2']))).toBe(pinned);
-		// UUID v5 of "business", the method, the path and the business id, in the package's namespace
+		// UUID v5 of "row", the step's name, the method, the path and the row's identity, in the
+		// package's namespace
 		expect(
 			uuidV5Reference(
-				['business', 'POST', '/api/v1/assets/1001/acquisitions', '["1001","2"]'].join('\n'),
+				['row', 'Inventory', 'POST', '/api/v1/assets/1001/acquisitions', '["1001","2"]'].join('\n'),
 				IDEMPOTENCY_NAMESPACE,
 			),
 		).toBe(pinned);
 	});
 
 	test('po_number 1001 alone: as a number or as text', () => {
-		const pinned = '0ec9bc78-6dba-53fe-b98d-1e612d69592d';
+		const pinned = 'd08d44f7-4094-5b3a-9eea-d9535c9b7dbb';
 		expect(acquisitionKey(keyOfValues([1001]))).toBe(pinned);
 		expect(acquisitionKey(keyOfValues(['1001']))).toBe(pinned);
 		expect(acquisitionKey(keyOfValues(['1001.0']))).toBe(pinned);
@@ -91,5 +93,67 @@ describe('the exact key of a row (pinned: these keys must never change)', () => 
 
 	test('"007" and 7 are two rows', () => {
 		expect(acquisitionKey(keyOfValues(['007']))).not.toBe(acquisitionKey(keyOfValues([7])));
+	});
+
+	test('the step is the node by its name: another name is another action; the execution plays no part', () => {
+		const pinned = 'd08d44f7-4094-5b3a-9eea-d9535c9b7dbb';
+		expect(acquisitionKey('1001', 'Inventory', 'another execution')).toBe(pinned);
+		expect(acquisitionKey('1001', 'Register warranty')).toBe(
+			uuidV5Reference(
+				['row', 'Register warranty', 'POST', '/api/v1/assets/1001/acquisitions', '1001'].join('\n'),
+				IDEMPOTENCY_NAMESPACE,
+			),
+		);
+		expect(acquisitionKey('1001', 'Register warranty')).not.toBe(pinned);
+	});
+
+	test('no Key Columns: the step acts once per record (the empty identity)', () => {
+		expect(acquisitionKey('')).toBe(
+			uuidV5Reference(
+				['row', 'Inventory', 'POST', '/api/v1/assets/1001/acquisitions', ''].join('\n'),
+				IDEMPOTENCY_NAMESPACE,
+			),
+		);
+	});
+});
+
+describe("a tool call keyed by its arguments (pinned: independent of the order of a body's fields)", () => {
+	const { callActionKey, canonicalJson } = idempotencyHelpers;
+	const request = (body: Record<string, unknown>) => ({
+		method: 'post',
+		path: '/api/v1/assets/1001/acquisitions',
+		body,
+	});
+
+	test("canonical JSON sorts every object's keys and leaves out undefined fields", () => {
+		expect(canonicalJson({ b: 1, a: { d: [2, { f: 1, e: null }], c: 'x' }, z: undefined })).toBe(
+			'{"a":{"c":"x","d":[2,{"e":null,"f":1}]},"b":1}',
+		);
+	});
+
+	test('the same request with its fields in another order is the same call', () => {
+		const pinned = callActionKey(
+			'Record acquisition',
+			request({ event_type_id: 301, price: '1249.00' }),
+		);
+		expect(pinned).toBe('bd82e9de-ea48-5484-a5a3-f4bfd07e22b1');
+		expect(
+			uuidV5Reference(
+				[
+					'call',
+					'Record acquisition',
+					'POST',
+					'/api/v1/assets/1001/acquisitions',
+					'{"event_type_id":301,"price":"1249.00"}',
+				].join('\n'),
+				IDEMPOTENCY_NAMESPACE,
+			),
+		).toBe(pinned);
+		expect(
+			callActionKey('Record acquisition', request({ price: '1249.00', event_type_id: 301 })),
+		).toBe(pinned);
+		expect(
+			callActionKey('Record acquisition', request({ price: '1249.01', event_type_id: 301 })),
+		).not.toBe(pinned);
 	});
 });

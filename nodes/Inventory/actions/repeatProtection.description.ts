@@ -1,10 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 /**
- * What counts as the same action, chosen in the form. The values are read by
- * `idempotency/repeatProtection.ts`. The tool variant (an AI agent's tool) offers two of the choices:
- * its calls are keyed per execution unless a Row Key (e.g. `$fromAI('orderId', …)`) names the
- * business id.
+ * What counts as the same action, chosen in the form: one step (the node, by its name) doing its
+ * operation on one record for one row. The values are read by `idempotency/repeatProtection.ts`. The
+ * tool variant (an AI agent's or MCP client's tool) keys a call by its arguments unless a Row Key
+ * (e.g. `$fromAI('orderId', …)`) names the business id.
  */
 export const repeatProtection: INodeProperties = {
 	displayName: 'Repeat Protection',
@@ -22,7 +22,7 @@ export const repeatProtection: INodeProperties = {
 			name: 'Each Row Once, Keyed by Columns',
 			value: 'columns',
 			description:
-				'A row whose key columns were sent before, in any execution, is replayed instead of booked again: run the same sheet twice and each row is booked once',
+				'A row whose key columns this step sent before, in any execution, is replayed instead of booked again: run the same sheet twice and each row is booked once',
 		},
 		{
 			name: 'Only Retries of This Execution',
@@ -36,7 +36,7 @@ export const repeatProtection: INodeProperties = {
 	displayOptions: { show: { '@tool': [false] } },
 };
 
-/** The tool variant's choice: an agent's call has no input row, so no key columns. */
+/** The tool variant's choice: a call has no input row; its arguments are its columns. */
 export const toolRepeatProtection: INodeProperties = {
 	displayName: 'Repeat Protection',
 	name: 'repeatProtection',
@@ -47,16 +47,22 @@ export const toolRepeatProtection: INodeProperties = {
 			name: 'Each Call Once, Keyed by an Expression',
 			value: 'expression',
 			description:
-				"A call whose Row Key was sent before, in any execution, is replayed instead of booked again, e.g. an order ID the model supplies with $fromAI('orderId')",
+				"A call whose Row Key this tool sent before, in any execution, is replayed instead of booked again, e.g. an order ID the model supplies with $fromAI('orderId')",
+		},
+		{
+			name: 'Each Call Once, Keyed by Its Arguments',
+			value: 'columns',
+			description:
+				"A call with the same arguments as an earlier call of this tool, in any execution, is replayed instead of booked again: a client's retry or a repeated call books nothing twice",
 		},
 		{
 			name: 'Only Retries of This Execution',
 			value: 'execution',
 			description:
-				'Retries of a call in this execution replay; a call in a new execution (a new chat message) books again',
+				'Retries of a call in this execution replay; a call in a new execution (a new chat message, every MCP call) books again',
 		},
 	],
-	default: 'execution',
+	default: 'columns',
 	description: 'What counts as the same action, which the API then books only once',
 	displayOptions: { show: { '@tool': [true] } },
 };
@@ -67,11 +73,10 @@ export const keyColumns: INodeProperties = {
 	type: 'string',
 	requiresDataPath: 'multiple',
 	default: '',
-	required: true,
 	placeholder: 'e.g. po_number, line',
 	description:
-		'The input columns that identify a row, separated by commas: a PO number, a form submission ID. Drag them in from the input.',
-	hint: 'The Idempotency-Key is made from these values with the operation and the record: a row sent again is replayed, not booked twice.',
+		'The input columns that identify a row, separated by commas: a PO number, a form submission ID. Drag them in from the input. Left empty (an input without rows of its own, such as a Manual Trigger), this step acts once per record.',
+	hint: "The Idempotency-Key is made from these values with this node's name, the operation and the record: a row this step sent before is replayed, not booked twice. Renamed, the node is a new step.",
 	displayOptions: {
 		show: { '@tool': [false], repeatProtection: ['columns'] },
 	},
@@ -86,7 +91,7 @@ export const rowKey: INodeProperties = {
 	placeholder: "e.g. {{ $('Form').item.json.submissionId }}",
 	description:
 		'An expression giving each row its identity; fixed text makes the action happen once ever',
-	hint: 'The Idempotency-Key is made from this value with the operation and the record: a row sent again is replayed, not booked twice.',
+	hint: "The Idempotency-Key is made from this value with this node's name, the operation and the record: a row this step sent before is replayed, not booked twice. Renamed, the node is a new step.",
 	displayOptions: {
 		show: { repeatProtection: ['expression'] },
 	},

@@ -1,16 +1,18 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { chooseIdempotencyKey, keyText, runIdentity } from '../idempotency/keys';
+import { chooseIdempotencyKey, runIdentity, type KeyBasis } from '../idempotency/keys';
 import { ItemInput } from '../values/itemInput';
 import { runInRecordOrder } from '../scheduling/recordOrder';
 import {
 	AnswerBook,
+	keyBasisOf,
 	readKeySource,
 	REPEAT_CHECK_FIELD,
-	rowBusinessValue,
 	withRunSummary,
+	type KeySource,
 } from '../idempotency/repeatProtection';
+import { refuseRowsSharingKey } from '../idempotency/rowsSharingKey';
 import { isToolVariant } from '../idempotency/toolMode';
 import { ExecutionStopped } from '../scheduling/cancel';
 import { openSendingRun } from '../scheduling/controller';
@@ -35,6 +37,13 @@ const operations: OperationMap = {
 /** A map's own entry; a name such as "toString" is no entry. */
 const own = <T>(map: Partial<Record<string, T>> | undefined, name: string): T | undefined =>
 	map && Object.hasOwn(map, name) ? map[name] : undefined;
+
+/** What the keys of this run are made of, as a 409's words name it. */
+function keyedByOf(source: KeySource): NonNullable<InventoryRequest['keyedBy']> {
+	if (source.basis === 'columns')
+		return source.columns.length === 0 ? 'noKeyColumns' : 'keyColumns';
+	return source.basis === 'expression' ? 'rowKey' : source.basis;
+}
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
@@ -62,27 +71,39 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			? caught
 			: new NodeOperationError(node, caught as Error, { itemIndex });
 
-	const keyedByData = new Set<number>();
+	const keyBases = new Map<number, KeyBasis>();
 	// Every item's request is built first: the record it addresses decides what may run at once, and
 	// without Continue On Fail an item that fails its checks stops the run before anything is sent.
-	const requests = items.map(
-		(_, itemIndex): InventoryRequest | NodeOperationError | NodeApiError => {
-			try {
-				const input = new ItemInput(this, itemIndex);
-				const request = operation.buildRequest(input);
-				const businessKey = rowBusinessValue(keySource, input, this, items[itemIndex]);
-				// Keyed by the row's data when its key text (what the key is made of) is not empty.
-				if (keyText(businessKey) !== '') keyedByData.add(itemIndex);
-				const idempotencyKey = chooseIdempotencyKey(
-					businessKey,
-					{ ...identity, itemIndex },
-					request,
-				);
-				return { ...request, itemIndex, idempotencyKey };
-			} catch (caught) {
-				return asNodeError(caught, itemIndex);
-			}
+	const built = items.map((_, itemIndex): InventoryRequest | NodeOperationError | NodeApiError => {
+		try {
+			const input = new ItemInput(this, itemIndex);
+			const request = operation.buildRequest(input);
+			const basis = keyBasisOf(keySource, input, this, items[itemIndex]);
+			keyBases.set(itemIndex, basis);
+			const idempotencyKey = chooseIdempotencyKey(basis, { ...identity, itemIndex }, request);
+			return { ...request, itemIndex, idempotencyKey, keyedBy: keyedByOf(keySource) };
+		} catch (caught) {
+			return asNodeError(caught, itemIndex);
+		}
+	});
+	// Rows that share a key but would book different values fail before anything is sent.
+	const sharingKey = refuseRowsSharingKey(
+		this,
+		keySource,
+		items,
+		built.filter((request): request is InventoryRequest => !(request instanceof Error)),
+		(itemIndex) => {
+			const basis = keyBases.get(itemIndex);
+			return basis?.kind === 'row' ? basis.rowId : '';
 		},
+	);
+	const requests = built.map(
+		(request, itemIndex) =>
+			(sharingKey.get(itemIndex) as NodeOperationError | undefined) ?? request,
+	);
+	// Keyed by the row's data or the call's arguments: a new run sends the same keys.
+	const keyedByData = new Set(
+		[...keyBases].filter(([, basis]) => basis.kind !== 'execution').map(([index]) => index),
 	);
 
 	// Every item's own checks ran while its request was built.

@@ -44,12 +44,22 @@ export function deriveIdempotencyKey(identity: ActionIdentity): string {
 	);
 }
 
+/** JSON with every object's keys in sorted order: the same text whatever order the fields were set in. */
+export function canonicalJson(value: unknown): string {
+	if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+	if (typeof value === 'object' && value !== null)
+		return `{${Object.keys(value)
+			.filter((name) => (value as Record<string, unknown>)[name] !== undefined)
+			.sort()
+			.map((name) => `${JSON.stringify(name)}:${canonicalJson((value as Record<string, unknown>)[name])}`)
+			.join(',')}}`;
+	return JSON.stringify(value) ?? 'null';
+}
+
 /**
- * The key of a tool call that n8n runs in-process (a sub-agent's tools, agents before version 3, the
- * MCP server trigger): there n8n gives every try of "Retry On Fail" a new run index, so the run index
- * cannot tell a retry from a new call. The call is identified by what it sends instead: a retry sends
- * the same request and reuses the key; a call that sends anything else is a new action. Two identical
- * calls in one execution are therefore one action (the second is replayed).
+ * The key of a tool call that n8n runs in-process with keys of the execution (Only Retries of This
+ * Execution): there n8n gives every try of "Retry On Fail" a new run index, so the run index cannot
+ * tell a retry from a new call. The call is identified by what it sends within the execution.
  */
 export function deriveToolCallKey(
 	identity: Omit<ActionIdentity, 'runIndex' | 'itemIndex'>,
@@ -65,20 +75,40 @@ export function deriveToolCallKey(
 			nodeId,
 			request.method.toUpperCase(),
 			request.path,
-			JSON.stringify(request.body),
+			canonicalJson(request.body),
 		].join('\n'),
 	);
 }
 
 /**
- * A user-supplied business key, bound to the method and path, so one business id used on two
- * operations or two records never yields the same key (a UUID too).
+ * The rule of one action: **one step (the node, by its name) doing one operation on one record for
+ * one row**. The row is its business id (Key Columns' values or the Row Key; empty when Key Columns
+ * names none: the step then acts once per record). The same step in a copy of the workflow is the
+ * same action; another step, operation, record or row is another one, whatever the id's shape (a
+ * UUID too).
  */
-export function businessIdempotencyKey(
-	value: string,
+export function rowActionKey(
+	step: string,
+	rowId: string,
 	request: { method: string; path: string },
 ): string {
-	return uuidV5(['business', request.method.toUpperCase(), request.path, value].join('\n'));
+	return uuidV5(['row', step, request.method.toUpperCase(), request.path, rowId].join('\n'));
+}
+
+/**
+ * An agent's or MCP client's call keyed by its arguments (the tool's default): one step sending the
+ * same request (method, path and body, its fields in any order) is one action, in any execution, so
+ * a client's retry and an identical call again replay.
+ */
+export function callActionKey(
+	step: string,
+	request: { method: string; path: string; body: unknown },
+): string {
+	return uuidV5(
+		['call', step, request.method.toUpperCase(), request.path, canonicalJson(request.body)].join(
+			'\n',
+		),
+	);
 }
 
 /**
@@ -121,26 +151,35 @@ export function keyOfValues(values: readonly unknown[]): string {
 	return values.length === 1 ? keyText(values[0]) : JSON.stringify(values.map(keyText));
 }
 
-/**
- * The Idempotency-Key of one item's request: the business key when there is one (the row's key
- * columns or Row Key), read as keyText reads it, else
- * the key derived from the action's identity.
- */
+/** What one item's key is made of: its row's identity, its call's arguments, or its execution. */
+export type KeyBasis =
+	| { kind: 'row'; rowId: string }
+	| { kind: 'call' }
+	| { kind: 'execution' };
+
+/** The Idempotency-Key of one item's request. */
 export function chooseIdempotencyKey(
-	businessKey: unknown,
+	basis: KeyBasis,
 	action: ItemIdentity,
 	request: { method: string; path: string; body: unknown },
 ): string {
-	const business = keyText(businessKey);
-	if (business !== '') return businessIdempotencyKey(business, request);
-	return action.inProcessToolCall
-		? deriveToolCallKey(action, request)
-		: deriveIdempotencyKey(action);
+	switch (basis.kind) {
+		case 'row':
+			return rowActionKey(action.stepName, basis.rowId, request);
+		case 'call':
+			return callActionKey(action.stepName, request);
+		case 'execution':
+			return action.inProcessToolCall
+				? deriveToolCallKey(action, request)
+				: deriveIdempotencyKey(action);
+	}
 }
 
 /** One item's identity, and whether n8n runs it as an in-process tool call (see deriveToolCallKey). */
 export interface ItemIdentity extends ActionIdentity {
 	inProcessToolCall: boolean;
+	/** The node's name: what tells one step of a workflow from another (see rowActionKey). */
+	stepName: string;
 }
 
 interface ExecutionCustomData {
@@ -210,6 +249,7 @@ export function runIdentity(context: IExecuteFunctions): RunIdentity {
 		workflowId: String(context.getWorkflow().id ?? ''),
 		rootExecutionId: root,
 		nodeId: context.getNode().id,
+		stepName: context.getNode().name,
 		runIndex: Number(proxy.$runIndex ?? 0),
 		retriesKilledExecution,
 	};

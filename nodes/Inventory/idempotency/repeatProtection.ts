@@ -7,7 +7,7 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { savedParameter, type ItemInput } from '../values/itemInput';
-import { keyOfValues, keyText, withoutEdges, type RunIdentity } from './keys';
+import { keyOfValues, keyText, withoutEdges, type KeyBasis, type RunIdentity } from './keys';
 import { describeValue, showText } from '../values/checks';
 
 /**
@@ -73,9 +73,14 @@ function refuseExpressionAsText(
 	);
 }
 
-/** Where this run's business keys come from. */
+/** Where this run's keys come from. */
 export interface KeySource {
-	protection: RepeatProtection;
+	/**
+	 * `columns`: the row's Key Columns (none named: the step acts once per record); `expression`: the
+	 * Row Key; `call`: a tool call's arguments (the tool variant's "Keyed by Its Arguments");
+	 * `execution`: the execution, node, run and item.
+	 */
+	basis: 'columns' | 'expression' | 'call' | 'execution';
 	/** The columns of "Each Row Once, Keyed by Columns". */
 	columns: string[];
 	/** For a key column missing from the input: the earlier node found to have it, or null (asked once per run). */
@@ -84,26 +89,16 @@ export interface KeySource {
 
 /** Reads the node's choice once per run; refuses an expression typed as fixed text. */
 export function readKeySource(context: IExecuteFunctions, isTool: boolean): KeySource {
-	// The tool variant offers a Row Key or the keys of the execution (its default): a call has no
-	// input row whose columns could key it.
-	const chosen = context.getNodeParameter(
-		'repeatProtection',
-		0,
-		isTool ? 'execution' : 'columns',
-	) as RepeatProtection;
-	const protection = isTool && chosen !== 'expression' ? 'execution' : chosen;
+	const protection = context.getNodeParameter('repeatProtection', 0, 'columns') as RepeatProtection;
 	if (protection === 'columns') {
+		// A tool call has no input row: its arguments are its columns.
+		if (isTool) return { basis: 'call', columns: [] };
 		refuseExpressionAsText(context, 'keyColumns', 'Key Columns', true);
 		const columns = String(context.getNodeParameter('keyColumns', 0, '') ?? '')
 			.split(',')
 			.map(withoutEdges)
 			.filter((name) => name !== '');
-		if (columns.length === 0)
-			throw new NodeOperationError(context.getNode(), 'Key Columns is empty', {
-				description:
-					'Name the input column or columns that identify a row (e.g. po_number), or choose another Repeat Protection. Nothing was sent to the Inventory API.',
-			});
-		return { protection, columns };
+		return { basis: 'columns', columns };
 	}
 	if (protection === 'expression') refuseExpressionAsText(context, 'rowKey', 'Row Key', false);
 	else if (protection !== 'execution')
@@ -111,7 +106,7 @@ export function readKeySource(context: IExecuteFunctions, isTool: boolean): KeyS
 			context.getNode(),
 			`The Repeat Protection "${String(protection)}" is not supported`,
 		);
-	return { protection, columns: [] };
+	return { basis: protection, columns: [] };
 }
 
 type Lookup =
@@ -231,28 +226,29 @@ function missingColumn(
 }
 
 /**
- * The business identity of one row, or undefined for keys derived from the execution: the text its
- * key is made of (keyText, keyOfValues), the same whichever tool read the row. One column gives its
- * value as text (as a Row Key of that value would); several give the JSON list of their values as
- * text (["1001","2"]).
+ * What one item's key is made of. A row's identity is the text its key is made of (keyText,
+ * keyOfValues), the same whichever tool read the row: one column gives its value as text (as a Row
+ * Key of that value would); several give the JSON list of their values as text (["1001","2"]); no
+ * column named gives the empty text (the step acts once per record).
  */
-export function rowBusinessValue(
+export function keyBasisOf(
 	source: KeySource,
 	input: ItemInput,
 	context: IExecuteFunctions,
 	item: INodeExecutionData,
-): unknown {
-	if (source.protection === 'execution') return undefined;
-	if (source.protection === 'expression') {
+): KeyBasis {
+	if (source.basis === 'execution' || source.basis === 'call') return { kind: source.basis };
+	if (source.basis === 'expression') {
 		const value = context.getNodeParameter('rowKey', input.itemIndex, '');
-		const key = keyText(value);
-		if (key === '')
+		const rowId = keyText(value);
+		if (rowId === '')
 			input.fail(
 				{ label: 'Row Key', parameter: 'rowKey' },
 				`is empty for this row${typeof value === 'string' && value !== '' ? ` (${describeValue(value)})` : ''}: the row has nothing to be keyed by`,
 			);
-		return key;
+		return { kind: 'row', rowId };
 	}
+	if (source.columns.length === 0) return { kind: 'row', rowId: '' };
 	const values = source.columns.map((column) => {
 		const subject = { label: `Key column ${quoted(column)}`, parameter: 'keyColumns' };
 		const lookup = columnValue(item.json, column);
@@ -271,7 +267,7 @@ export function rowBusinessValue(
 			);
 		return value;
 	});
-	return keyOfValues(values);
+	return { kind: 'row', rowId: keyOfValues(values) };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -153,6 +153,36 @@ function eventDateWording({ request, reason }: Answer): Wording | undefined {
 	};
 }
 
+/**
+ * A 409 for a key used before with other values. Keyed by the row, it means this step booked this row
+ * on this record before with other values (a row corrected after it was booked, the node's fixed
+ * values edited, or a step of the same name in a copy of the workflow): the first booking stands.
+ */
+function keyReusedWording({ request, reason }: Answer): Wording {
+	const key = request.idempotencyKey;
+	const booked = `The Inventory API refused this row (409): this step booked ${request.record} for the same row before, with other values, and keeps that booking`;
+	switch (request.keyedBy) {
+		case 'keyColumns':
+		case 'rowKey': {
+			const where = request.keyedBy === 'keyColumns' ? 'Key Columns' : 'the Row Key';
+			return {
+				message: booked,
+				description: `The Idempotency-Key ${key} is this row's (${where}, with this node's name, the operation and the record), and the first booking with it stands: the API does not change it. If the row was corrected after it was booked, correct the record in Inventory; to book the corrected row as an action of its own, give it a key of its own (add a column such as a revision to ${where}). If another node of the same name, e.g. in a copy of this workflow, booked other values for this row, rename one of the two.${saidSo(reason)}`,
+			};
+		}
+		case 'noKeyColumns':
+			return {
+				message: booked,
+				description: `Key Columns is empty, so this step acts once per record and the Idempotency-Key ${key} is the same for every row on ${request.record}; the first booking stands. To book each row, name the input column that identifies a row in Key Columns (e.g. po_number).${saidSo(reason)}`,
+			};
+		default:
+			return {
+				message: `The Inventory API refused the change (409)${colonReason(reason)}`,
+				description: `The Idempotency-Key ${key} was already used for a different request, and the first booking with it stands. If you edited this node and then retried an old execution, run the workflow anew instead.`,
+			};
+	}
+}
+
 function conflictWording(answer: Answer): Wording {
 	const { request, reason, retries, unansweredAttempt } = answer;
 	const key = request.idempotencyKey;
@@ -164,14 +194,11 @@ function conflictWording(answer: Answer): Wording {
 				description: `An earlier attempt got no answer (${networkCodeWords(unansweredAttempt ?? '') ?? 'the connection failed'}) and the server still reports the request as in progress${reason ? ` ("${reason}")` : ''}. The Idempotency-Key ${key} is safe to retry: a retry (Retry On Fail, or n8n's Retry execution) replays the result once the server has finished, and never creates a second record. If the server is often this slow, raise the Timeout or Max Retries option.`,
 			};
 		case 'keyReused':
-			return {
-				message,
-				description: `The Idempotency-Key ${key} was already used for a different request. If the key comes from your data (Repeat Protection's Key Columns or Row Key, or the "Idempotency Key" option), this row was booked before with other values and the API keeps that booking: give a distinct action its own key value; if you edited this node and then retried an old execution, run the workflow anew instead.`,
-			};
+			return keyReusedWording(answer);
 		case 'keyInFlight':
 			return {
 				message,
-				description: `Another request with the same Idempotency-Key (${key}) is still being processed, e.g. two items with the same "Idempotency Key" option value at once. The key is safe to retry: once that request has finished, a retry replays its result.`,
+				description: `Another request with the same Idempotency-Key (${key}) is still being processed, e.g. the same row sent by another execution at the same moment. The key is safe to retry: once that request has finished, a retry replays its result.`,
 			};
 		case 'eventDate':
 			return eventDateWording(answer) ?? { message, description: RECORD_STATE };

@@ -12,4 +12,9 @@ export interface InventoryRequest {
 	permission: string;
 	/** The record in the path, named in 404 messages, e.g. `Asset 12`. */
 	record: string;
+	/**
+	 * What the Idempotency-Key is made of, for the words of a 409 saying it was used before: the row's
+	 * Key Columns (none named), its Row Key, a tool call's arguments, or the execution.
+	 */
+	keyedBy?: 'keyColumns' | 'noKeyColumns' | 'rowKey' | 'call' | 'execution';
 }

@@ -1,0 +1,123 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import { ItemInput } from '../values/itemInput';
+import { describeValue, showText } from '../values/checks';
+import { canonicalJson, keyText } from './keys';
+import type { KeySource } from './repeatProtection';
+
+/** One item's request, as far as comparing it with the others of its key goes. */
+interface KeyedRequest {
+	itemIndex: number;
+	idempotencyKey: string;
+	body: IDataObject;
+	record: string;
+}
+
+const MAX_NAMED = 3;
+
+/** `"Laptop", "Dock"`: the values a field takes in a group of rows, at most three. */
+function valuesOf(bodies: IDataObject[], field: string): string {
+	const distinct = [...new Set(bodies.map((body) => canonicalJson(body[field] ?? null)))];
+	const named = distinct
+		.slice(0, MAX_NAMED)
+		.map((text) => describeValue(JSON.parse(text) as unknown));
+	return distinct.length > MAX_NAMED ? `${named.join(', ')}, …` : named.join(', ');
+}
+
+/** The request fields whose values differ between the rows of a group. */
+function differingFields(bodies: IDataObject[]): string[] {
+	const names = [...new Set(bodies.flatMap((body) => Object.keys(body)))];
+	return names.filter(
+		(name) => new Set(bodies.map((body) => canonicalJson(body[name] ?? null))).size > 1,
+	);
+}
+
+/**
+ * An input column that tells the rows of a group apart, to add to the key: one whose values are all
+ * different (e.g. `line`), else one whose values differ at all; undefined when the rows' columns are
+ * the same (their requests differ by what an expression reads elsewhere).
+ */
+function tellingColumn(rows: IDataObject[], keyColumns: string[]): string | undefined {
+	const names = [...new Set(rows.flatMap((row) => Object.keys(row)))].filter(
+		(name) => !keyColumns.includes(name),
+	);
+	const distinctCount = (name: string) => new Set(rows.map((row) => keyText(row[name]))).size;
+	return (
+		names.find((name) => distinctCount(name) === rows.length) ??
+		names.find((name) => distinctCount(name) > 1)
+	);
+}
+
+const listedItems = (indexes: number[]) =>
+	indexes.length === 2
+		? `items ${indexes[0]} and ${indexes[1]}`
+		: `items ${indexes.slice(0, -1).join(', ')} and ${indexes[indexes.length - 1]}`;
+
+/** What the user changes so the rows get keys of their own, for each source of row keys. */
+function fixFor(source: KeySource, column: string | undefined): string {
+	const example = column === undefined ? '' : `, e.g. ${showText(column)}`;
+	if (source.basis === 'expression')
+		return `make the Row Key tell them apart${column === undefined ? '' : `, e.g. by adding {{ $json.${showText(column)} }} to it`}`;
+	if (source.columns.length === 0)
+		return `name the column that tells the rows apart in Key Columns${example}`;
+	return column === undefined
+		? 'add a column that tells them apart to Key Columns, or key them by an expression that does (Repeat Protection "Each Row Once, Keyed by an Expression")'
+		: `add a column that tells them apart to Key Columns: ${source.columns.map(showText).join(', ')}, ${showText(column)}`;
+}
+
+/**
+ * Rows of one run whose requests share an Idempotency-Key. Identical requests are one action: the
+ * API books the first and replays the others. Requests that differ under one key would be refused
+ * by the API after the first was booked, so each row of such a group fails here, before anything
+ * is sent, naming the rows, the key and what tells them apart. Returns those failures by item.
+ */
+export function refuseRowsSharingKey(
+	context: IExecuteFunctions,
+	source: KeySource,
+	items: INodeExecutionData[],
+	requests: KeyedRequest[],
+	rowIdOf: (itemIndex: number) => string,
+): Map<number, Error> {
+	const byKey = new Map<string, KeyedRequest[]>();
+	for (const request of requests) {
+		const group = byKey.get(request.idempotencyKey) ?? [];
+		group.push(request);
+		byKey.set(request.idempotencyKey, group);
+	}
+	const failures = new Map<number, Error>();
+	for (const group of byKey.values()) {
+		const bodies = group.map(({ body }) => body);
+		if (group.length < 2 || new Set(bodies.map(canonicalJson)).size === 1) continue;
+		const indexes = group.map(({ itemIndex }) => itemIndex);
+		const fields = differingFields(bodies)
+			.slice(0, MAX_NAMED)
+			.map((field) => `${field}: ${valuesOf(bodies, field)}`)
+			.join('; ');
+		const column = tellingColumn(
+			indexes.map((index) => items[index].json),
+			source.columns,
+		);
+		const rowId = rowIdOf(indexes[0]);
+		const [label, shared] =
+			source.basis === 'expression'
+				? ['Row Key', `gives ${listedItems(indexes)} one key (${describeValue(rowId)})`]
+				: source.columns.length === 0
+					? [
+							'Key Columns',
+							`is empty, so ${listedItems(indexes)} are one action on ${group[0].record}`,
+						]
+					: ['Key Columns', `give ${listedItems(indexes)} one key (${describeValue(rowId)})`];
+		const problem = `${shared}, but they would book different values (${fields}): the API would book the first and refuse the others. To book each, ${fixFor(source, column)}`;
+		for (const { itemIndex } of group) {
+			try {
+				new ItemInput(context, itemIndex).fail(
+					{ label, parameter: source.basis === 'expression' ? 'rowKey' : 'keyColumns' },
+					problem,
+				);
+			} catch (error) {
+				failures.set(itemIndex, error as Error);
+			}
+		}
+	}
+	return failures;
+}
