@@ -231,10 +231,9 @@ describe('API errors become NodeApiErrors a user can act on', () => {
 		const run = await runInventory(sandbox, [{}], { ...createTodo, ...keyed, name: 'Other name' });
 		const [key] = keysSent(sandbox);
 		expect(runError(run)).toEqual({
-			message: expect.stringMatching(/^The Inventory API refused the change \(409\): .*key/i),
-			description: expect.stringContaining(
-				`The Idempotency-Key ${key} was already used for a different request.`,
-			),
+			message:
+				'The Inventory API refused this row (409): this step booked Asset 1001 for the same row before, with other values, and keeps that booking [item 0]',
+			description: `The Idempotency-Key ${key} is this row's (the Row Key, with this node's name, the operation and the record), and the first booking with it stands: the API does not change it. If the row was corrected after it was booked, correct the record in Inventory; to book the corrected row as an action of its own, give it a key of its own (add a part such as a revision to the Row Key). If another node of the same name, e.g. in a copy of this workflow, booked other values for this row, rename one of the two. The API said: The Idempotency-Key has already been used for a different request (method, path or body); use a new key for a new action.`,
 			httpCode: '409',
 		});
 	});

@@ -430,7 +430,9 @@ describe('a Row Key: the business id of a row', () => {
 		expect(keys[0]).toBe(uuidV5('row\nInventory\nPOST\n/api/v1/assets/1001/todos\nform-7781'));
 		expect(keys[1]).toBe(uuidV5('row\nInventory\nPOST\n/api/v1/assets/1002/todos\nform-7781'));
 		expect(keys.slice(2, 4)).toEqual(keys.slice(0, 2));
-		expect(keys[4]).toBe(uuidV5('row\nInventory\nPOST\n/api/v1/assets/1001/acquisitions\nform-7781'));
+		expect(keys[4]).toBe(
+			uuidV5('row\nInventory\nPOST\n/api/v1/assets/1001/acquisitions\nform-7781'),
+		);
 		expect(sandbox.requests().map(({ replayed }) => replayed)).toEqual([
 			false,
 			false,
@@ -461,6 +463,8 @@ describe('a Row Key: the business id of a row', () => {
 			[{ asset: 1001, submission: 4711 }],
 			byRowKey('={{ $json.submission }}'),
 		);
-		expect(keysSent(sandbox)).toEqual([uuidV5('row\nInventory\nPOST\n/api/v1/assets/1001/todos\n4711')]);
+		expect(keysSent(sandbox)).toEqual([
+			uuidV5('row\nInventory\nPOST\n/api/v1/assets/1001/todos\n4711'),
+		]);
 	});
 });

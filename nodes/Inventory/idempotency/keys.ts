@@ -51,7 +51,10 @@ export function canonicalJson(value: unknown): string {
 		return `{${Object.keys(value)
 			.filter((name) => (value as Record<string, unknown>)[name] !== undefined)
 			.sort()
-			.map((name) => `${JSON.stringify(name)}:${canonicalJson((value as Record<string, unknown>)[name])}`)
+			.map(
+				(name) =>
+					`${JSON.stringify(name)}:${canonicalJson((value as Record<string, unknown>)[name])}`,
+			)
 			.join(',')}}`;
 	return JSON.stringify(value) ?? 'null';
 }
@@ -152,10 +155,7 @@ export function keyOfValues(values: readonly unknown[]): string {
 }
 
 /** What one item's key is made of: its row's identity, its call's arguments, or its execution. */
-export type KeyBasis =
-	| { kind: 'row'; rowId: string }
-	| { kind: 'call' }
-	| { kind: 'execution' };
+export type KeyBasis = { kind: 'row'; rowId: string } | { kind: 'call' } | { kind: 'execution' };
 
 /** The Idempotency-Key of one item's request. */
 export function chooseIdempotencyKey(

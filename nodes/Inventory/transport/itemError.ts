@@ -164,10 +164,13 @@ function keyReusedWording({ request, reason }: Answer): Wording {
 	switch (request.keyedBy) {
 		case 'keyColumns':
 		case 'rowKey': {
-			const where = request.keyedBy === 'keyColumns' ? 'Key Columns' : 'the Row Key';
+			const [where, ownKey] =
+				request.keyedBy === 'keyColumns'
+					? ['Key Columns', 'add a column such as a revision to Key Columns']
+					: ['the Row Key', 'add a part such as a revision to the Row Key'];
 			return {
 				message: booked,
-				description: `The Idempotency-Key ${key} is this row's (${where}, with this node's name, the operation and the record), and the first booking with it stands: the API does not change it. If the row was corrected after it was booked, correct the record in Inventory; to book the corrected row as an action of its own, give it a key of its own (add a column such as a revision to ${where}). If another node of the same name, e.g. in a copy of this workflow, booked other values for this row, rename one of the two.${saidSo(reason)}`,
+				description: `The Idempotency-Key ${key} is this row's (${where}, with this node's name, the operation and the record), and the first booking with it stands: the API does not change it. If the row was corrected after it was booked, correct the record in Inventory; to book the corrected row as an action of its own, give it a key of its own (${ownKey}). If another node of the same name, e.g. in a copy of this workflow, booked other values for this row, rename one of the two.${saidSo(reason)}`,
 			};
 		}
 		case 'noKeyColumns':
