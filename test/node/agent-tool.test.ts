@@ -263,16 +263,47 @@ describe('tool calls through engine requests (AI Agent 3.x at the top of a workf
 		]);
 	});
 
-	test("a call with bad input returns a short error naming the field (the error item's details stay out) and sends nothing", async () => {
-		const run = await runAgent(ENGINE_AGENT_TYPE, [acquire('call_bad', 1004, 189.999)]);
-		expect(run.status).toBe('success');
+	test.each([
+		['engine requests', ENGINE_AGENT_TYPE],
+		['in-process', IN_PROCESS_AGENT_TYPE],
+	])(
+		'%s: a call with a bad argument is refused in words for the model: the argument, what is accepted, nothing booked',
+		async (_, agentType) => {
+			const run = await runAgent(agentType, [
+				acquire('call_bad', 1004, 189.999),
+				{ id: 'call_id', tool: TODO_TOOL, args: { assetId: 0 } },
+			]);
+			expect(run.status).toBe('success');
+			// The engine hands the agent the tool's error item; an in-process call, the error itself.
+			const refused = (toolCallId: string, error: string) =>
+				agentType === ENGINE_AGENT_TYPE
+					? { toolCallId, result: [{ error }] }
+					: { toolCallId, error };
+			expect(agentItems(run)).toEqual([
+				refused(
+					'call_bad',
+					'Nothing was booked: the argument "price" was refused: Price must have at most two decimal places, got 189.999. Send a number of at most two decimal places, e.g. 1249.99. Call the tool again with "price" corrected.',
+				),
+				refused(
+					'call_id',
+					'Nothing was booked: the argument "assetId" was refused: Asset ID must be a numeric ID (a whole number of 1 or more), got 0. Send the numeric ID, e.g. 1001. Call the tool again with "assetId" corrected.',
+				),
+			]);
+			expect(env.sandbox.requests()).toEqual([]);
+		},
+	);
+
+	test("a value fixed in the tool (not an argument) is refused as the workflow's: the model is told to report it", async () => {
+		const run = await runAgent(ENGINE_AGENT_TYPE, [acquire('call_1', 1004)], {
+			[ACQUISITION_TOOL]: { parameters: { ...toolNodes[0].parameters, eventTypeId: 'purchase' } },
+		});
 		expect(agentItems(run)).toEqual([
 			{
-				toolCallId: 'call_bad',
+				toolCallId: 'call_1',
 				result: [
 					{
 						error:
-							"Price must have at most two decimal places, got 189.999: round it in the expression, e.g. {{ Math.round(($fromAI('price', 'Price, two decimals', 'number')) * 100) / 100 }} (gives 190) [item 0]",
+							'Nothing was booked: Event Type ID must be a numeric ID (a whole number of 1 or more), got "purchase". This value is set in the tool\'s configuration, not by an argument, so calling again will not help: tell the user.',
 					},
 				],
 			},
@@ -384,6 +415,9 @@ describe('Repeat Protection of the tool', () => {
 				'replayed',
 				'recorded',
 			]);
+			expect(checkOf(again).note).toBe(
+				'A call of this tool with the same arguments was booked before: this is that booking, and nothing new was booked. Calls with the same arguments are one action.',
+			);
 			expect(agentItems(first)).toEqual([
 				{
 					toolCallId: 'call_1',

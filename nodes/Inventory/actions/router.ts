@@ -28,6 +28,7 @@ import {
 	isDryRun,
 } from './outcomeItems';
 import * as subscription from './subscription/Subscription.resource';
+import { toolRefusal } from './toolRefusal';
 
 const operations: OperationMap = {
 	asset: asset.operations,
@@ -37,6 +38,10 @@ const operations: OperationMap = {
 /** A map's own entry; a name such as "toString" is no entry. */
 const own = <T>(map: Partial<Record<string, T>> | undefined, name: string): T | undefined =>
 	map && Object.hasOwn(map, name) ? map[name] : undefined;
+
+/** The note of a tool call replayed because an earlier call sent the same arguments. */
+const CALL_REPLAYED =
+	'A call of this tool with the same arguments was booked before: this is that booking, and nothing new was booked. Calls with the same arguments are one action.';
 
 /** What the keys of this run are made of, as a 409's words name it. */
 function keyedByOf(source: KeySource): NonNullable<InventoryRequest['keyedBy']> {
@@ -113,7 +118,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const dryRun = isDryRun(this);
 	// Stopping on errors: an item that fails its checks stops the run before anything is sent.
 	if (failures.length > 0 && !this.continueOnFail())
-		throw checksFailure(node, failures, items.length, dryRun);
+		throw asTool && !dryRun
+			? toolRefusal(this, failures[0])
+			: checksFailure(node, failures, items.length, dryRun);
 	if (dryRun) {
 		return [
 			requests.map((request, itemIndex) => ({
@@ -181,7 +188,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const through = [...answered].sort((a, b) => a - b);
 	for (const index of through) {
 		const request = requests[index] as InventoryRequest;
-		results[index].json[REPEAT_CHECK_FIELD] = { ...answers.check(index, request.idempotencyKey) };
+		const check = answers.check(index, request.idempotencyKey);
+		// A model reads the note of a replayed call: it says why nothing new was booked.
+		if (keySource.basis === 'call' && check.outcome === 'replayed') check.note = CALL_REPLAYED;
+		results[index].json[REPEAT_CHECK_FIELD] = { ...check };
 	}
 	if (failure)
 		throw withRunSummary(

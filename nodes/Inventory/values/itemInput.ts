@@ -13,6 +13,14 @@ import { checkValue, isEmptyValue, type Reading, type RequestValue } from './che
  */
 const checkReasons = new WeakMap<Error, Record<string, string>>();
 
+/** Who a failed check was about and its problem, for words addressed to an AI model (a tool call). */
+const checkSubjects = new WeakMap<Error, { subject: Subject; problem: string }>();
+
+/** The subject and problem of an item's failed check (ItemInput.fail); undefined for any other error. */
+export function checkSubjectOf(error: Error): { subject: Subject; problem: string } | undefined {
+	return checkSubjects.get(error);
+}
+
 /** The reasons of an item's failed check (ItemInput.fail); undefined for any other error. */
 export function checkReasonsOf(error: Error): Record<string, string> | undefined {
 	return checkReasons.get(error);
@@ -58,7 +66,8 @@ export class ItemInput {
 	) {}
 
 	/** Ends the item: the message names the field and the item, the description its parameter and API field. */
-	fail({ label, parameter, apiField, reasonPath }: Subject, problem: string): never {
+	fail(subject: Subject, problem: string): never {
+		const { label, parameter, apiField, reasonPath } = subject;
 		const where = parameter
 			? `Parameter "${parameter}"${apiField ? ` (API field "${apiField}")` : ''}. `
 			: '';
@@ -71,6 +80,7 @@ export class ItemInput {
 			},
 		);
 		checkReasons.set(error, { [reasonPath ?? apiField ?? parameter ?? label]: problem });
+		checkSubjects.set(error, { subject, problem });
 		throw error;
 	}
 

@@ -1,0 +1,65 @@
+import { NodeOperationError, type IExecuteFunctions, type NodeApiError } from 'n8n-workflow';
+
+import type { Check } from '../values/checks';
+import { checkSubjectOf } from '../values/itemInput';
+
+/** The first `$fromAI('key', …)` of a parameter's saved value, anywhere in the node's parameters. */
+function argumentOf(parameters: unknown, parameter: string): string | undefined {
+	if (typeof parameters !== 'object' || parameters === null) return undefined;
+	for (const [name, value] of Object.entries(parameters)) {
+		if (name === parameter && typeof value === 'string') {
+			const key = /\$fromAI\(\s*(['"`])([^'"`]+)\1/.exec(value)?.[2];
+			if (key !== undefined) return key;
+		}
+		const nested = argumentOf(value, parameter);
+		if (nested !== undefined) return nested;
+	}
+	return undefined;
+}
+
+/** What a model sends instead, by the kind of value a parameter takes. */
+const ACCEPTED: Partial<Record<Check['kind'], string>> = {
+	date: 'Send the date as YYYY-MM-DD, e.g. 2026-11-20.',
+	timestamp: 'Send the date as YYYY-MM-DD, e.g. 2026-11-20, or a date and time as 2026-11-20T14:30:00.',
+	amount: 'Send a number of at most two decimal places, e.g. 1249.99.',
+	recordId: 'Send the numeric ID, e.g. 1001.',
+};
+
+/**
+ * `must have at most two decimal places, got 189.999: round it in the expression, …` → the problem
+ * up to what was given: the fix after it speaks of the workflow's expressions, not of arguments.
+ */
+function problemWithoutFix(problem: string): string {
+	const given = problem.indexOf(', got ');
+	if (given < 0) return problem;
+	const fix = /[:;] /.exec(problem.slice(given));
+	return fix ? problem.slice(0, given + fix.index) : problem;
+}
+
+/**
+ * A tool call's input failed the node's checks: the refusal the model reads names its argument and
+ * what would be accepted, and says nothing was booked; a value the model does not give (fixed in the
+ * tool's parameters) is said to be the workflow's, so the model reports it instead of calling again.
+ */
+export function toolRefusal(
+	context: IExecuteFunctions,
+	{ itemIndex, error }: { itemIndex: number; error: NodeApiError | NodeOperationError },
+): NodeApiError | NodeOperationError {
+	const checked = checkSubjectOf(error);
+	if (!checked) return error;
+	const { subject, problem } = checked;
+	const what = `${subject.label} ${problemWithoutFix(problem)}`;
+	const argument =
+		subject.parameter === undefined
+			? undefined
+			: argumentOf(context.getNode().parameters, subject.parameter);
+	const kind = 'check' in subject ? (subject.check as Check).kind : undefined;
+	const accepted = kind === undefined ? undefined : ACCEPTED[kind];
+	const message =
+		argument === undefined
+			? `Nothing was booked: ${what}. This value is set in the tool's configuration, not by an argument, so calling again will not help: tell the user.`
+			: `Nothing was booked: the argument "${argument}" was refused: ${what}.${accepted ? ` ${accepted}` : ''} Call the tool again with "${argument}" corrected.`;
+	// No description: n8n hands it to the model too ("Details: …"), and the node's own words for the
+	// workflow's builder (an expression to round a value) would mislead it.
+	return new NodeOperationError(context.getNode(), message, { itemIndex });
+}
