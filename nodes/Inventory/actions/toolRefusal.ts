@@ -20,7 +20,8 @@ function argumentOf(parameters: unknown, parameter: string): string | undefined 
 /** What a model sends instead, by the kind of value a parameter takes. */
 const ACCEPTED: Partial<Record<Check['kind'], string>> = {
 	date: 'Send the date as YYYY-MM-DD, e.g. 2026-11-20.',
-	timestamp: 'Send the date as YYYY-MM-DD, e.g. 2026-11-20, or a date and time as 2026-11-20T14:30:00.',
+	timestamp:
+		'Send the date as YYYY-MM-DD, e.g. 2026-11-20, or a date and time as 2026-11-20T14:30:00.',
 	amount: 'Send a number of at most two decimal places, e.g. 1249.99.',
 	recordId: 'Send the numeric ID, e.g. 1001.',
 };
