@@ -125,29 +125,26 @@ function retryScript(request) {
 	return { content: finalAnswer(results) };
 }
 
-/**
- * The key of an in-process tool call: UUID v5 of instance, workflow, execution, node and the request
- * (method, path, body), as the node derives it where n8n numbers the tries, not the calls.
- */
-const toolCallKey = ({ instanceId, workflowId, executionId, nodeId, path: requestPath, body }) =>
-	uuidV5(
-		[
-			'n8n-tool-call',
-			instanceId,
-			workflowId,
-			executionId,
-			nodeId,
-			'POST',
-			requestPath,
-			JSON.stringify(body),
-		].join('\n'),
-		idempotencyNamespace(),
-	);
+/** JSON with every object's keys sorted, as the node writes a call's body into its key. */
+const canonicalJson = (value) =>
+	Array.isArray(value)
+		? `[${value.map(canonicalJson).join(',')}]`
+		: typeof value === 'object' && value !== null
+			? `{${Object.keys(value)
+					.filter((name) => value[name] !== undefined)
+					.sort()
+					.map((name) => `${JSON.stringify(name)}:${canonicalJson(value[name])}`)
+					.join(',')}}`
+			: JSON.stringify(value);
 
-/** The derived key of a tool node's run: UUID v5 of instance, workflow, execution, node, run index, item 0. */
-const derivedKey = ({ instanceId, workflowId, executionId, nodeId, runIndex }) =>
+/**
+ * The key of a tool call at the tool's default Repeat Protection (Each Call Once, Keyed by Its
+ * Arguments): UUID v5 of "call", the tool node's name and the request (method, path, body), with no
+ * execution, however n8n runs the call.
+ */
+const callKey = ({ tool, path: requestPath, body }) =>
 	uuidV5(
-		['n8n', instanceId, workflowId, executionId, nodeId, runIndex, 0].join('\n'),
+		['call', tool, 'POST', requestPath, canonicalJson(body)].join('\n'),
 		idempotencyNamespace(),
 	);
 
@@ -186,7 +183,6 @@ const toolOutput = (run) => run.data?.ai_tool?.[0]?.[0]?.json;
 export async function agent({ n8n, sandbox, api, model, screenshotDir, skipBrowser }, check) {
 	const example = agentExample();
 	const [purchaseWf, retryWf, inProcessRetryWf] = agentWorkflows(example);
-	const nodeId = (name) => example.nodes.find((n) => n.name === name).id;
 	const { instanceId } = await api.get('/settings');
 	assert(
 		typeof instanceId === 'string' && instanceId.length > 0,
@@ -199,7 +195,7 @@ export async function agent({ n8n, sandbox, api, model, screenshotDir, skipBrows
 			await sandbox.reset();
 			model.reset();
 			model.script = purchaseScript;
-			const { executionId, runData } = await runAgent(api, purchaseWf);
+			const { runData } = await runAgent(api, purchaseWf);
 
 			// The sandbox got exactly the four valid calls; asset 1003 (price 189.999) was never sent.
 			const requests = (await sandbox.requests()).filter((r) => r.operation);
@@ -243,22 +239,18 @@ export async function agent({ n8n, sandbox, api, model, screenshotDir, skipBrows
 				`runs of "${ACQUISITION_TOOL}" (two calls + the refused one)`,
 			);
 			assertEqual(runData[TODO_TOOL]?.length, 2, `runs of "${TODO_TOOL}"`);
-			const expectedKeys = [ACQUISITION_TOOL, TODO_TOOL].flatMap((name) =>
-				[0, 1].map((runIndex) => ({
-					path: `/api/v1/assets/${toolOutput(runData[name][runIndex]).asset_id}/${name === TODO_TOOL ? 'todos' : 'acquisitions'}`,
-					key: derivedKey({
-						instanceId,
-						workflowId: purchaseWf.id,
-						executionId,
-						nodeId: nodeId(name),
-						runIndex,
-					}),
-				})),
-			);
+			const expectedKeys = requests.map((r) => ({
+				path: r.path,
+				key: callKey({
+					tool: r.path.endsWith('/todos') ? TODO_TOOL : ACQUISITION_TOOL,
+					path: r.path,
+					body: r.body,
+				}),
+			}));
 			assertEqual(
 				sortedBy(requests, 'path').map((r) => ({ path: r.path, key: r.key })),
 				sortedBy(expectedKeys, 'path'),
-				'Idempotency-Keys: one per tool call, derived from the run index n8n gave the call (item 0)',
+				"Idempotency-Keys: one per tool call, made of the tool's name and the call's request",
 			);
 			assertEqual(new Set(requests.map((r) => r.key)).size, 4, 'four distinct keys');
 
@@ -319,7 +311,7 @@ export async function agent({ n8n, sandbox, api, model, screenshotDir, skipBrows
 			const refusedError = JSON.parse(refused.content)[0].error;
 			assertEqual(
 				refusedError,
-				"Price must have at most two decimal places, got 189.999: round it in the expression, e.g. {{ Math.round(($fromAI('price', 'Price paid for this asset, a number with at most two decimals, e.g. 1249.00', 'number')) * 100) / 100 }} (gives 190) [item 0]",
+				'Nothing was booked: the argument "price" was refused: Price must have at most two decimal places, got 189.999. Send a number of at most two decimal places, e.g. 1249.99. Call the tool again with "price" corrected.',
 				'the error the agent got for the bad price',
 			);
 			assertEqual(
@@ -363,21 +355,15 @@ export async function agent({ n8n, sandbox, api, model, screenshotDir, skipBrows
 	};
 
 	await check('agent: Retry On Fail on the tool resends the same Idempotency-Key', async () => {
-		const { executionId, runData, requests } = await runRetryOnFail(retryWf);
-		const key = derivedKey({
-			instanceId,
-			workflowId: retryWf.id,
-			executionId,
-			nodeId: nodeId(ACQUISITION_TOOL),
-			runIndex: 0,
-		});
+		const { runData, requests } = await runRetryOnFail(retryWf);
+		const key = callKey({ tool: ACQUISITION_TOOL, path: retriedPath, body: retriedBody });
 		assertEqual(
 			requests.map((r) => [r.path, r.body, r.status, r.key]),
 			[
 				[retriedPath, retriedBody, 503, key],
 				[retriedPath, retriedBody, 201, key],
 			],
-			'the try and its retry: same key (run index 0), applied once',
+			'the try and its retry: the key of the call, applied once',
 		);
 		assertEqual(
 			runData[ACQUISITION_TOOL].length,
@@ -395,15 +381,8 @@ export async function agent({ n8n, sandbox, api, model, screenshotDir, skipBrows
 	await check(
 		'agent: AI Agent 2.2 calls the tool in-process; Retry On Fail (a new run per try) keeps the key',
 		async () => {
-			const { executionId, runData, requests } = await runRetryOnFail(inProcessRetryWf);
-			const key = toolCallKey({
-				instanceId,
-				workflowId: inProcessRetryWf.id,
-				executionId,
-				nodeId: nodeId(ACQUISITION_TOOL),
-				path: retriedPath,
-				body: retriedBody,
-			});
+			const { runData, requests } = await runRetryOnFail(inProcessRetryWf);
+			const key = callKey({ tool: ACQUISITION_TOOL, path: retriedPath, body: retriedBody });
 			assertEqual(
 				requests.map((r) => [r.path, r.body, r.status, r.key]),
 				[
