@@ -182,12 +182,26 @@ describe('rows of one run that share a key', () => {
 		expect(sandbox.requests().map(({ path }) => path)).toEqual(['/api/v1/assets/1002/todos']);
 	});
 
-	test('that differ, in a dry run: the same refusal', async () => {
-		const { sandbox } = env;
-		const result = await runInventory(sandbox, lines, todoOfLine({ options: { dryRun: true } }));
-		expect(runError(result).message).toBe(
+	test.each([
+		[
+			'in a dry run: the same refusal',
+			{ options: { dryRun: true } },
 			`Dry run: 2 of 3 items would fail. The first: ${refusal(0)}`,
-		);
+		],
+		[
+			'with Key Columns left empty: the rows are one action on their record; the fix names a column that tells them apart',
+			{ keyColumns: '' },
+			'Nothing was sent: 2 of 3 items failed their checks. The first: Key Columns is empty, so items 0 and 1 are one action on Asset 1001, but they would book different values (name: "Laptop", "Dock"): the API would book the first and refuse the others. To book each, name the column that tells the rows apart in Key Columns, e.g. line [item 0]',
+		],
+		[
+			'keyed by a Row Key: the fix adds a column to the expression',
+			{ repeatProtection: 'expression', rowKey: '={{ $json.po_number }}' },
+			'Nothing was sent: 2 of 3 items failed their checks. The first: Row Key gives items 0 and 1 one key ("PO-7"), but they would book different values (name: "Laptop", "Dock"): the API would book the first and refuse the others. To book each, make the Row Key tell them apart, e.g. by adding {{ $json.line }} to it [item 0]',
+		],
+	])('that differ, %s', async (_, extra, message) => {
+		const { sandbox } = env;
+		const result = await runInventory(sandbox, lines, todoOfLine(extra));
+		expect(runError(result).message).toBe(message);
 		expect(sandbox.requests()).toEqual([]);
 	});
 
@@ -205,27 +219,6 @@ describe('rows of one run that share a key', () => {
 				.todos.map(({ name }) => name)
 				.sort(),
 		).toEqual(['Dock', 'Laptop', 'Monitor']);
-	});
-
-	test('Key Columns left empty on a sheet: rows on one record that differ are refused, naming a column that tells them apart', async () => {
-		const { sandbox } = env;
-		const result = await runInventory(sandbox, lines, todoOfLine({ keyColumns: '' }));
-		expect(runError(result).message).toBe(
-			'Nothing was sent: 2 of 3 items failed their checks. The first: Key Columns is empty, so items 0 and 1 are one action on Asset 1001, but they would book different values (name: "Laptop", "Dock"): the API would book the first and refuse the others. To book each, name the column that tells the rows apart in Key Columns, e.g. line [item 0]',
-		);
-		expect(sandbox.requests()).toEqual([]);
-	});
-
-	test('keyed by a Row Key: the fix adds a column to the expression', async () => {
-		const { sandbox } = env;
-		const result = await runInventory(
-			sandbox,
-			lines,
-			todoOfLine({ repeatProtection: 'expression', rowKey: '={{ $json.po_number }}' }),
-		);
-		expect(runError(result).message).toBe(
-			'Nothing was sent: 2 of 3 items failed their checks. The first: Row Key gives items 0 and 1 one key ("PO-7"), but they would book different values (name: "Laptop", "Dock"): the API would book the first and refuse the others. To book each, make the Row Key tell them apart, e.g. by adding {{ $json.line }} to it [item 0]',
-		);
 	});
 });
 
