@@ -44,6 +44,7 @@ describe('the examples (examples/*.workflow.json)', () => {
 	test('use the Inventory node, and its tool, in its one version', () => {
 		expect(EXAMPLES.sort()).toEqual([
 			'google-sheets-intake.workflow.json',
+			'inventory-mcp-server.workflow.json',
 			'procurement-intake.workflow.json',
 			'purchase-email-agent.workflow.json',
 		]);
