@@ -8,11 +8,11 @@
 //      bulk intake at automatic concurrency over HTTPS against a second, throttled sandbox
 //   4. "Retry execution" for real: `n8n start`, owner set up and logged in through the REST API, a
 //      failed execution retried through POST /rest/executions/:id/retry after fixing the cause
-//   5. the node as an AI agent's tool; many executions at once: 300 production webhook calls
-//      against a throttled sandbox
+//   5. the node as an AI agent's tool and as a tool of the MCP Server Trigger (the official MCP
+//      client); many executions at once: 300 production webhook calls against a throttled sandbox
 //   6. the editor in headless Chromium: the node's forms for each operation and the credential,
 //      screenshots into .github/screenshots/
-// Steps 3-6 are the named groups in groups/ (headless.mjs, examples.mjs, bulk-tls.mjs, retry.mjs, stop.mjs, execute-step.mjs, spreadsheet.mjs, credential-test.mjs, agent.mjs, webhook-burst.mjs, editor.mjs); this file sets up
+// Steps 3-6 are the named groups in groups/ (headless.mjs, examples.mjs, bulk-tls.mjs, retry.mjs, stop.mjs, execute-step.mjs, spreadsheet.mjs, credential-test.mjs, agent.mjs, mcp.mjs, webhook-burst.mjs, editor.mjs); this file sets up
 // what they share. Exits non-zero on any failure; prints the duration of each step.
 //
 // Environment: E2E_SKIP_BROWSER=1 skips step 6; E2E_KEEP=1 keeps the run's user folder;
@@ -29,6 +29,7 @@ import { credentialTest } from './groups/credential-test.mjs';
 import { editor } from './groups/editor.mjs';
 import { exampleWorkflows, examples } from './groups/examples.mjs';
 import { headless } from './groups/headless.mjs';
+import { mcp, mcpCredentials, mcpWorkflows } from './groups/mcp.mjs';
 import { executeStep } from './groups/execute-step.mjs';
 import { retryExecution } from './groups/retry.mjs';
 import { fileAccessWorkflows, spreadsheet, spreadsheetWorkflows } from './groups/spreadsheet.mjs';
@@ -119,9 +120,11 @@ async function main() {
 	});
 
 	await steps.run('n8n CLI: import credential and workflows', async () => {
-		await n8n.importCredentials(
-			W.credentialJson({ baseUrl: sandbox.baseUrl, apiToken: API_TOKEN }),
-		);
+		await n8n.importCredentials([
+			...W.credentialJson({ baseUrl: sandbox.baseUrl, apiToken: API_TOKEN }),
+			// The MCP Server Trigger's bearer token (n8n 2.x part).
+			...(HOST_FLAVOR === 'n8n2' ? mcpCredentials() : []),
+		]);
 		await n8n.importWorkflows([
 			W.createTodoWorkflow(),
 			W.updateBillingWorkflow(),
@@ -135,9 +138,10 @@ async function main() {
 			W.editorWorkflow(),
 			...exampleWorkflows(),
 			W.webhookBurstWorkflow(),
-			// Run through the REST API (n8n 2.x part): pinned data counts in manual runs only.
+			// Run through the REST API (n8n 2.x part): pinned data counts in manual runs only; the MCP
+			// Server Trigger answers once its workflow is active.
 			...(HOST_FLAVOR === 'n8n2'
-				? [...spreadsheetWorkflows(n8n), ...fileAccessWorkflows(n8n)]
+				? [...spreadsheetWorkflows(n8n), ...fileAccessWorkflows(n8n), ...mcpWorkflows()]
 				: []),
 		]);
 	});
@@ -188,6 +192,9 @@ async function main() {
 
 	// ----- the node as an AI agent's tool (scripted chat model) --------------------------------------
 	await agent({ n8n, sandbox, api, model, screenshotDir: SCREENSHOT_DIR, skipBrowser }, check);
+
+	// ----- the node as a tool of the MCP Server Trigger (the official MCP client) ----------------
+	await mcp({ n8n, sandbox, api }, check);
 
 	// ----- many executions at once: a burst of production webhook calls ------------------------
 	await webhookBurstRegular({ n8n, sandbox, api }, check);
