@@ -15,7 +15,7 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 
 import { applied } from '../lib/checks.mjs';
 import { activateWorkflow } from '../lib/queue.mjs';
-import { REPO_DIR, assert, assertEqual, waitFor } from '../lib/util.mjs';
+import { REPO_DIR, assert, assertEqual, log, waitFor } from '../lib/util.mjs';
 import * as W from '../lib/workflows.mjs';
 
 export const MCP_EXAMPLE_FILE = 'examples/inventory-mcp-server.workflow.json';
@@ -363,6 +363,10 @@ export async function mcp({ n8n, sandbox, api }, check) {
 
 			const requests = await apiRequests(sandbox);
 			const held = requests.find((r) => r.fault === 'holdInFlight');
+			const at = (ms) => `${((ms - requests[0].startedAtMs) / 1000).toFixed(2)} s`;
+			log(
+				`measured: ${requests.map((r) => `${r.status}${r.replayed ? ' replayed' : ''}${r.fault ? ` (${r.fault})` : ''} ${at(r.startedAtMs)}-${at(r.finishedAtMs)}`).join(', ')}`,
+			);
 			assert(held, `the first request was held (got ${JSON.stringify(requests)})`);
 			assertEqual(
 				[held.path, held.body, held.status, held.replayed],
@@ -458,15 +462,21 @@ export async function mcp({ n8n, sandbox, api }, check) {
 				await call(client, ACQUISITION_TOOL, acquisition(1003, 189.999)),
 				await call(client, ACQUISITION_TOOL, acquisition('asset 1003', 189.99)),
 			]);
+			// The node refuses the price before sending; n8n's MCP server answers its error as
+			// "<error class>: <message>" with isError.
+			assertEqual(badPrice.result.isError, true, 'a price with three decimals: isError');
 			assert(
-				badPrice.result.isError === true &&
-					/Price/.test(badPrice.text) &&
-					badPrice.text.includes('189.999'),
-				`a price with three decimals: an error result naming Price and the value (got ${JSON.stringify(badPrice.result)})`,
+				badPrice.text.startsWith(
+					'NodeOperationError: Price must have at most two decimal places, got 189.999',
+				) && badPrice.text.includes('Nothing was sent to the Inventory API'),
+				`a price with three decimals: the error names Price and the value (got ${badPrice.text})`,
 			);
+			// The tool's input schema (the $fromAI types) refuses the asset id before the node runs.
+			assertEqual(badAsset.result.isError, true, 'a non-numeric asset id: isError');
 			assert(
-				badAsset.result.isError === true && badAsset.text.includes('assetId'),
-				`a non-numeric asset id: an error result naming assetId (got ${JSON.stringify(badAsset.result)})`,
+				badAsset.text.includes('Expected number, received string') &&
+					badAsset.text.includes('assetId'),
+				`a non-numeric asset id: the error names assetId (got ${badAsset.text})`,
 			);
 			assertEqual(await apiRequests(sandbox), [], 'requests at the sandbox');
 			assertEqual((await sandbox.state()).acquisitions, [], 'acquisitions in the sandbox');
