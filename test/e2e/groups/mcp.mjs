@@ -331,6 +331,44 @@ export async function mcp({ n8n, sandbox, api }, check) {
 		},
 	);
 
+	await check(
+		'mcp: Create to-do books the to-do the client names; the identical call again is replayed',
+		async () => {
+			await activate();
+			await fresh(sandbox);
+			const args = { assetId: 1004, title: 'Tag and label' };
+			const answers = await withClient(url, async (client) => [
+				await call(client, TODO_TOOL, args),
+				await call(client, TODO_TOOL, args),
+			]);
+			const items = answers.map((a, i) => itemOf(a, `to-do call ${i + 1}`));
+			const requests = await apiRequests(sandbox);
+			assertEqual(
+				requests.map((r) => [r.method, r.path, r.body, r.status, r.replayed]),
+				[
+					['POST', '/api/v1/assets/1004/todos', { name: 'Tag and label' }, 201, false],
+					['POST', '/api/v1/assets/1004/todos', { name: 'Tag and label' }, 201, true],
+				],
+				'the requests (method, path, body, status, replayed)',
+			);
+			assertEqual(requests[1].key, requests[0].key, 'one Idempotency-Key for both calls');
+			const { todos } = await sandbox.state();
+			assertEqual(
+				todos.map((t) => [t.asset_id, t.name]),
+				[[1004, 'Tag and label']],
+				'to-dos in the sandbox',
+			);
+			assertEqual(
+				items.map((item) => [item.todo?.id, item.todo?.name, item.repeatCheck?.outcome]),
+				[
+					[todos[0].id, 'Tag and label', 'recorded'],
+					[todos[0].id, 'Tag and label', 'replayed'],
+				],
+				"the tool's results (to-do id and name, repeatCheck.outcome)",
+			);
+		},
+	);
+
 	const CLIENT_TIMEOUT_MS = 2_000;
 	const HOLD_MS = 5_000;
 	await check(
