@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 /**
  * What counts as the same action, chosen in the form: one step (the node, by its name) doing its
- * operation on one record for one row. The values are read by `idempotency/repeatProtection.ts`. The
+ * operation on one record for one row. The values are read by `idempotency/keySource.ts`. The
  * tool variant (an AI agent's or MCP client's tool) keys a call by its arguments unless a Row Key
  * (e.g. `$fromAI('orderId', …)`) names the business id.
  */

@@ -4,14 +4,10 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { chooseIdempotencyKey, runIdentity, type KeyBasis } from '../idempotency/keys';
 import { ItemInput } from '../values/itemInput';
 import { runInRecordOrder } from '../scheduling/recordOrder';
-import {
-	AnswerBook,
-	keyBasisOf,
-	readKeySource,
-	REPEAT_CHECK_FIELD,
-	withRunSummary,
-	type KeySource,
-} from '../idempotency/repeatProtection';
+import { AnsweredKeys, REPEAT_CHECK_FIELD } from '../idempotency/answeredKeys';
+import { readKeySource, type KeySource } from '../idempotency/keySource';
+import { keyBasisOf } from '../idempotency/rowIdentity';
+import { withRunSummary } from '../idempotency/runSummary';
 import { refuseRowsSharingKey } from '../idempotency/rowsSharingKey';
 import { isToolVariant } from '../idempotency/toolMode';
 import { ExecutionStopped } from '../scheduling/cancel';
@@ -138,7 +134,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const { throttle } = sendingRun;
 	const results: INodeExecutionData[] = new Array(items.length);
 	// The output says whether the API recorded a row now or replayed it.
-	const answers = new AnswerBook(this, identity);
+	const answers = new AnsweredKeys(this, identity);
 	let failure: { index: number; error: NodeApiError | NodeOperationError } | undefined;
 	const answered = new Set<number>();
 

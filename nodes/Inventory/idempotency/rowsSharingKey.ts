@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { ItemInput } from '../values/itemInput';
 import { describeValue, showText } from '../values/checks';
 import { canonicalJson, keyText } from './keys';
-import type { KeySource } from './repeatProtection';
+import type { KeySource } from './keySource';
 
 /** One item's request, as far as comparing it with the others of its key goes. */
 interface KeyedRequest {

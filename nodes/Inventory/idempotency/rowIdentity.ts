@@ -1,0 +1,167 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import type { ItemInput } from '../values/itemInput';
+import { describeValue, showText } from '../values/checks';
+import { keyOfValues, keyText, withoutEdges, type KeyBasis } from './keys';
+import type { KeySource } from './keySource';
+
+type Lookup =
+	| { found: true; value: unknown }
+	| { found: false; ambiguous?: string[]; similar?: string };
+
+/** Spelled alike: letter case, and spaces, underscores and hyphens between words aside. */
+const alike = (name: string) =>
+	withoutEdges(name)
+		.toLowerCase()
+		.replace(/[\s_-]+/g, '');
+
+/**
+ * A field of an object by its name: the field of exactly that name, else the one whose name is that
+ * name with white space or invisible characters around it (a CSV saved by Excel as "CSV UTF-8" starts
+ * with a byte order mark, so its first column is "\uFEFFpo_number").
+ */
+function columnNamed(object: IDataObject, name: string): Lookup {
+	if (Object.hasOwn(object, name)) return { found: true, value: object[name] };
+	const names = Object.keys(object);
+	const matches = names.filter((key) => withoutEdges(key) === name);
+	if (matches.length === 1) return { found: true, value: object[matches[0]] };
+	if (matches.length > 1) return { found: false, ambiguous: matches };
+	return { found: false, similar: names.find((key) => alike(key) === alike(name)) };
+}
+
+/** A key column's value in a row; a name with dots reaches into an object unless the row has a column of that name. */
+function columnValue(json: IDataObject, column: string): Lookup {
+	const whole = columnNamed(json, column);
+	if (whole.found || !column.includes('.')) return whole;
+	let value: unknown = json;
+	for (const name of column.split('.')) {
+		if (typeof value !== 'object' || value === null || Array.isArray(value)) return whole;
+		const step = columnNamed(value as IDataObject, name);
+		if (!step.found) return whole;
+		value = step.value;
+	}
+	return { found: true, value };
+}
+
+/** A column name in a message: quoted, invisible characters escaped. */
+const quoted = (name: string) => `"${showText(name)}"`;
+
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+
+/** `$('Read Sheet').item.json.po_number`: the expression that reads a column of an earlier node's paired item. */
+function earlierNodeExpression(node: string, column: string): string {
+	const literal = (text: string) =>
+		`'${showText(text.replace(/\\/g, '\\\\').replace(/'/g, "\\'"))}'`;
+	const path = column.split('.').every((name) => IDENTIFIER.test(name))
+		? `.${column}`
+		: `[${literal(column)}]`;
+	return `{{ $(${literal(node)}).item.json${path} }}`;
+}
+
+/**
+ * The earlier node (not the direct input) whose item paired with this row has the column, asked once
+ * per run and column; null when none has it or n8n cannot tell.
+ */
+function earlierNodeWith(
+	context: IExecuteFunctions,
+	source: KeySource,
+	itemIndex: number,
+	column: string,
+): string | null {
+	source.earlierNodeOf ??= new Map();
+	const known = source.earlierNodeOf.get(column);
+	if (known !== undefined) return known;
+	let found: string | null = null;
+	try {
+		const proxy = context.getWorkflowDataProxy(itemIndex);
+		for (const { name } of context.getParentNodes(context.getNode().name)) {
+			try {
+				const node = (proxy.$ as (name: string) => { isExecuted?: boolean; item?: unknown })(name);
+				if (!node.isExecuted) continue;
+				const json = (node.item as INodeExecutionData | undefined)?.json;
+				if (json && columnValue(json, column).found) {
+					found = name;
+					break;
+				}
+			} catch {
+				// n8n cannot pair this row with an item of that node: it is not the one.
+			}
+		}
+	} catch {
+		found = null;
+	}
+	source.earlierNodeOf.set(column, found);
+	return found;
+}
+
+const LISTED_COLUMNS = 5;
+
+/** Why a key column is not in the row, and the fix that works: the column's spelling, or a Row Key. */
+function missingColumn(
+	context: IExecuteFunctions,
+	source: KeySource,
+	itemIndex: number,
+	json: IDataObject,
+	column: string,
+	lookup: Lookup & { found: false },
+): string {
+	if (lookup.ambiguous)
+		return `matches several columns of this row: ${lookup.ambiguous.map(quoted).join(', ')}. Rename one of them in an earlier node, or key the row by an expression (Repeat Protection "Each Row Once, Keyed by an Expression")`;
+	if (lookup.similar !== undefined)
+		return `is missing from this row, which has the column ${quoted(lookup.similar)}: write ${showText(withoutEdges(lookup.similar))} in Key Columns, as the column is spelled`;
+	const names = Object.keys(json);
+	const columns =
+		names.length === 0
+			? 'this row has no columns'
+			: `this row's columns are ${names.slice(0, LISTED_COLUMNS).map(quoted).join(', ')}${names.length > LISTED_COLUMNS ? ` and ${names.length - LISTED_COLUMNS} more` : ''}`;
+	const earlier = earlierNodeWith(context, source, itemIndex, column);
+	const rowKey = `choose Repeat Protection "Each Row Once, Keyed by an Expression" and set Row Key to ${earlierNodeExpression(earlier ?? 'Node name', column)}`;
+	if (earlier !== null)
+		return `is missing from this row: it is a column of the earlier node ${quoted(earlier)}, and Key Columns names columns of this node's input (${columns}). To key by it, ${rowKey}`;
+	return `is missing from this row (${columns}): Key Columns names columns of this node's input. For a column of an earlier node, ${rowKey} with the name of the node that has it`;
+}
+
+/**
+ * What one item's key is made of. A row's identity is the text its key is made of (keyText,
+ * keyOfValues), the same whichever tool read the row: one column gives its value as text (as a Row
+ * Key of that value would); several give the JSON list of their values as text (["1001","2"]); no
+ * column named gives the empty text (the step acts once per record).
+ */
+export function keyBasisOf(
+	source: KeySource,
+	input: ItemInput,
+	context: IExecuteFunctions,
+	item: INodeExecutionData,
+): KeyBasis {
+	if (source.basis === 'execution' || source.basis === 'call') return { kind: source.basis };
+	if (source.basis === 'expression') {
+		const value = context.getNodeParameter('rowKey', input.itemIndex, '');
+		const rowId = keyText(value);
+		if (rowId === '')
+			input.fail(
+				{ label: 'Row Key', parameter: 'rowKey' },
+				`is empty for this row${typeof value === 'string' && value !== '' ? ` (${describeValue(value)})` : ''}: the row has nothing to be keyed by`,
+			);
+		return { kind: 'row', rowId };
+	}
+	if (source.columns.length === 0) return { kind: 'row', rowId: '' };
+	const values = source.columns.map((column) => {
+		const subject = { label: `Key column ${quoted(column)}`, parameter: 'keyColumns' };
+		const lookup = columnValue(item.json, column);
+		if (!lookup.found)
+			input.fail(
+				subject,
+				missingColumn(context, source, input.itemIndex, item.json, column, lookup),
+			);
+		const { value } = lookup;
+		if (keyText(value) === '')
+			input.fail(
+				subject,
+				typeof value === 'string' && value !== ''
+					? `is blank in this row: ${describeValue(value)}`
+					: 'is empty in this row',
+			);
+		return value;
+	});
+	return { kind: 'row', rowId: keyOfValues(values) };
+}

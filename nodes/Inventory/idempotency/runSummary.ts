@@ -1,0 +1,39 @@
+import type { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import type { RepeatCheck } from './answeredKeys';
+
+/** Item indexes as a message lists them: the first ten, then how many more. */
+const itemList = (indexes: number[]): string =>
+	indexes.length <= 10
+		? indexes.join(', ')
+		: `${indexes.slice(0, 10).join(', ')} and ${indexes.length - 10} more`;
+
+/**
+ * Adds to the error that stops the run what happened to the other rows: how many went through, and
+ * what Retry execution and a new run do with them.
+ */
+export function withRunSummary(
+	error: NodeApiError | NodeOperationError,
+	sentItems: number[],
+	keyedByData: boolean,
+	counts?: Record<RepeatCheck['outcome'], number>,
+): NodeApiError | NodeOperationError {
+	if (sentItems.length === 0) return error;
+	const rows = sentItems.length === 1 ? '1 other row' : `${sentItems.length} other rows`;
+	const split = counts
+		? ` (${[
+				counts.recorded && `${counts.recorded} recorded now`,
+				counts.replayed && `${counts.replayed} replayed, recorded before`,
+				counts.unknown && `${counts.unknown} not known whether new or replayed`,
+			]
+				.filter(Boolean)
+				.join(', ')})`
+		: '';
+	const [they, them, are] = sentItems.length === 1 ? ['It', 'it', 'is'] : ['They', 'them', 'are'];
+	const next = keyedByData
+		? `${they} ${are} keyed by your data: Retry execution, or running the workflow again, replays ${them} instead of booking ${them} twice, and sends the rest.`
+		: `Retry execution replays ${them} and sends the rest; running the workflow again (or Execute step) books ${them} again.`;
+	const summary = `Before this failure, ${rows} of this run went through${split}: item${sentItems.length === 1 ? '' : 's'} ${itemList(sentItems)}. ${next}`;
+	error.description = error.description ? `${error.description}\n\n${summary}` : summary;
+	return error;
+}
