@@ -77,9 +77,9 @@ export class RateEstimate {
 	 * slower of them waited in a queue after all (a process's first requests, slowed by its start, not
 	 * by the server's load or n8n's): they stop counting.
 	 */
-	private grownOn: number[] = [];
+	private unqueuedGrowthMs: number[] = [];
 	/** Answers the slow start grew on that queued. */
-	private grownOnQueued = 0;
+	private queuedGrowthCount = 0;
 	/** Answers in a row that queued, the latest among them. */
 	private queuedInARow = 0;
 	private peak = 0;
@@ -111,7 +111,11 @@ export class RateEstimate {
 	/** The slow start's window: the initial one and what the answers added to it. */
 	private window(): number {
 		const perAnswer = Math.min(1, Math.max(LEAST_GROWTH, this.fastestMs / DOUBLING_ROUND_TRIP_MS));
-		return INITIAL_WINDOW + this.grownOn.length * perAnswer + this.grownOnQueued * QUEUED_GROWTH;
+		return (
+			INITIAL_WINDOW +
+			this.unqueuedGrowthMs.length * perAnswer +
+			this.queuedGrowthCount * QUEUED_GROWTH
+		);
 	}
 
 	/** Milliseconds between two turns: none before the first 429. */
@@ -135,8 +139,8 @@ export class RateEstimate {
 		if (quietMs > this.lastAnswerMs) this.taken.length = 0;
 		if (quietMs < QUIET_MS) return;
 		if (this.rate === undefined) {
-			this.grownOn = [];
-			this.grownOnQueued = 0;
+			this.unqueuedGrowthMs = [];
+			this.queuedGrowthCount = 0;
 			this.queuedInARow = 0;
 		}
 		// Counted from the rate measured, not from a probe above it that no 429 has judged yet.
@@ -168,12 +172,12 @@ export class RateEstimate {
 			this.fastestMs = Math.min(this.fastestMs, answerMs);
 			const queuedAfter = QUEUED_FACTOR * this.fastestMs + QUEUED_SLACK_MS;
 			// Only a faster answer lowers the bound, and shows the answers above it to have queued.
-			if (faster) this.grownOn = this.grownOn.filter((ms) => ms <= queuedAfter);
+			if (faster) this.unqueuedGrowthMs = this.unqueuedGrowthMs.filter((ms) => ms <= queuedAfter);
 			const queued = answerMs > queuedAfter;
 			this.queuedInARow = queued ? this.queuedInARow + 1 : 0;
 			if (this.window() >= maxInFlight) return;
-			if (!queued) this.grownOn.push(answerMs);
-			else if (this.queuedInARow >= QUEUED_RUN) this.grownOnQueued++;
+			if (!queued) this.unqueuedGrowthMs.push(answerMs);
+			else if (this.queuedInARow >= QUEUED_RUN) this.queuedGrowthCount++;
 			return;
 		}
 		const regrown = this.regrownRate(t);

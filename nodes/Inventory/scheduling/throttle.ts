@@ -12,13 +12,17 @@ export type { AttemptOutcome } from './rate';
 export interface SendThrottle {
 	/**
 	 * Resolves when the attempt may be sent, with its place in the order of sending; rejects with
-	 * ExecutionStopped, at once, when `signal` (the execution's cancel signal) fires first. `first`: the
-	 * attempt has just waited out a 429's Retry-After, and goes before the attempts that did not.
+	 * ExecutionStopped, at once, when `signal` (the execution's cancel signal) fires first. `backFromRateLimit`:
+	 * the attempt has just waited out a 429's Retry-After, and goes before the attempts that did not.
 	 * `awaited`: asked when the run's turn comes; true while another run waits for the record this
 	 * attempt's item holds, and then it goes before the run's other attempts (else that run would wait
 	 * behind this run's whole queue).
 	 */
-	acquire(signal?: AbortSignal, first?: boolean, awaited?: () => boolean): Promise<number>;
+	acquire(
+		signal?: AbortSignal,
+		backFromRateLimit?: boolean,
+		awaited?: () => boolean,
+	): Promise<number>;
 	release(sendNumber: number, outcome: AttemptOutcome): void;
 	/**
 	 * A 429's Retry-After: holds back the attempts to the server until `timestamp` (automatic
@@ -145,7 +149,8 @@ export class AdaptiveThrottle {
 		this.lanes.add(lane);
 		this.maxInFlight = this.largestLaneBound();
 		return {
-			acquire: async (signal, first, awaited) => await this.acquire(lane, signal, first, awaited),
+			acquire: async (signal, backFromRateLimit, awaited) =>
+				await this.acquire(lane, signal, backFromRateLimit, awaited),
 			release: (sendNumber, outcome) => this.release(lane, sendNumber, outcome),
 			pauseUntil: (timestamp) =>
 				this.pause.extend(Date.now() + this.rate.holdOthersMs(timestamp - Date.now())),
@@ -174,7 +179,7 @@ export class AdaptiveThrottle {
 	private async acquire(
 		lane: Lane,
 		signal?: AbortSignal,
-		first = false,
+		backFromRateLimit = false,
 		awaited?: () => boolean,
 	): Promise<number> {
 		throwIfStopped(signal);
@@ -188,7 +193,7 @@ export class AdaptiveThrottle {
 				off();
 				resolve(sendNumber);
 			};
-			const queue = first ? this.firstTurns : lane.waiting;
+			const queue = backFromRateLimit ? this.firstTurns : lane.waiting;
 			const attempt: WaitingAttempt = { lane, turn, awaited };
 			queue.push(attempt);
 			// Stopped while waiting: the turn goes to the next attempt, nothing of this one stays queued.
@@ -234,8 +239,8 @@ export class AdaptiveThrottle {
 	 * oldest attempt whose record another run waits for, else its oldest.
 	 */
 	private nextTurn(): Partial<WaitingAttempt> {
-		const first = this.firstTurnWithRoom();
-		if (first >= 0) return this.firstTurns.splice(first, 1)[0];
+		const backIndex = this.firstTurnWithRoom();
+		if (backIndex >= 0) return this.firstTurns.splice(backIndex, 1)[0];
 		const lane = this.rotation.shift();
 		if (!lane) return {};
 		lane.inRotation = false;
