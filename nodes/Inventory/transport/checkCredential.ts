@@ -8,6 +8,7 @@ import type {
 import {
 	ADDRESS_CHECK_IDEMPOTENCY_KEY,
 	ADDRESS_CHECK_PATH,
+	ADDRESS_CHECK_REQUEST,
 	bareApiToken,
 	isHttpAddress,
 	normalizeBaseUrl,
@@ -44,12 +45,10 @@ async function send(
 	withToken: boolean,
 ): Promise<Answer> {
 	const response = (await context.helpers.request({
-		method: 'POST',
-		uri: `${baseUrl}${CREDENTIAL_TEST_PATH}`,
+		method: ADDRESS_CHECK_REQUEST.method,
+		uri: `${baseUrl}${ADDRESS_CHECK_REQUEST.path}`,
 		headers: {
-			Accept: 'application/json',
-			'Content-Type': 'application/json',
-			'Idempotency-Key': CREDENTIAL_TEST_IDEMPOTENCY_KEY,
+			...ADDRESS_CHECK_REQUEST.headers,
 			...(withToken ? { Authorization: `Bearer ${bareApiToken(data.apiToken)}` } : {}),
 		},
 		body: {},

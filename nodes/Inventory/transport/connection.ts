@@ -2,6 +2,7 @@ import type { ICredentialsDecrypted, IExecuteFunctions, IN8nHttpFullResponse } f
 import { NodeOperationError } from 'n8n-workflow';
 
 import { isGatewayStatus } from './outcome';
+import { apiHeaders } from './request';
 
 export const CREDENTIAL_TYPE = 'inventoryApi';
 
@@ -85,6 +86,17 @@ export const ADDRESS_CHECK_PATH = '/api/v1/assets/0/todos';
 /** The fixed key of that request: it is always refused, so the key never records anything. */
 export const ADDRESS_CHECK_IDEMPOTENCY_KEY = '00000000-0000-4000-8000-000000000000';
 
+/**
+ * The request that checks an address, which changes nothing: the node sends it without a token when
+ * an answer could come from another service, the credential test with and without one.
+ */
+export const ADDRESS_CHECK_REQUEST = {
+	method: 'POST',
+	path: ADDRESS_CHECK_PATH,
+	headers: apiHeaders(ADDRESS_CHECK_IDEMPOTENCY_KEY),
+	body: {},
+} as const;
+
 /** How the Base URL answered a request without a token; the Inventory API answers every such request with 401. */
 export interface AddressCheck {
 	isApi: boolean;
@@ -116,13 +128,9 @@ export async function checkApiAddress(
 				context,
 				CREDENTIAL_TYPE,
 				{
-					method: 'POST',
-					url: `${connection.baseUrl}${ADDRESS_CHECK_PATH}`,
-					headers: {
-						Accept: 'application/json',
-						'Content-Type': 'application/json',
-						'Idempotency-Key': ADDRESS_CHECK_IDEMPOTENCY_KEY,
-					},
+					method: ADDRESS_CHECK_REQUEST.method,
+					url: `${connection.baseUrl}${ADDRESS_CHECK_REQUEST.path}`,
+					headers: { ...ADDRESS_CHECK_REQUEST.headers },
 					body: {},
 					json: true,
 					returnFullResponse: true,

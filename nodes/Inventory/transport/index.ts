@@ -10,7 +10,7 @@ import type { SendThrottle } from '../scheduling/throttle';
 import { checkApiAddress, CREDENTIAL_TYPE, type InventoryConnection } from './connection';
 import { answerError, apiMessageOf, networkError } from './itemError';
 import { classifyNetworkFailure, isApiError, isInFlightConflict } from './outcome';
-import type { InventoryRequest } from './request';
+import { apiHeaders, type InventoryRequest } from './request';
 import { networkRetryWait, parseRetryAfter, retryWait, type RetryPolicy } from './retry';
 
 export { openConnection } from './connection';
@@ -44,11 +44,7 @@ export async function sendInventoryRequest(
 	const options: IHttpRequestOptions = {
 		method: request.method,
 		url: `${connection.baseUrl}${request.path}`,
-		headers: {
-			Accept: 'application/json',
-			'Content-Type': 'application/json',
-			'Idempotency-Key': request.idempotencyKey,
-		},
+		headers: apiHeaders(request.idempotencyKey),
 		body: request.body,
 		json: true,
 		returnFullResponse: true,

@@ -18,3 +18,12 @@ export interface InventoryRequest {
 	 */
 	keyedBy?: 'keyColumns' | 'noKeyColumns' | 'rowKey' | 'call' | 'execution';
 }
+
+/** The headers of every request to the API: JSON both ways, and the action's Idempotency-Key. */
+export function apiHeaders(idempotencyKey: string): Record<string, string> {
+	return {
+		Accept: 'application/json',
+		'Content-Type': 'application/json',
+		'Idempotency-Key': idempotencyKey,
+	};
+}
