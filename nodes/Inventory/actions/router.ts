@@ -68,7 +68,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	// What counts as the same action; an expression typed as fixed text stops the run before any send.
 	const keySource = readKeySource(this, asTool);
 	const connection = await openConnection(this);
-	const { policy, sending } = readRunOptions(new ItemInput(this, 0));
+	const first = new ItemInput(this, 0);
+	const { policy, sending } = first.checked(() => readRunOptions(first));
 	const identity = runIdentity(this);
 	const node = this.getNode();
 	const asNodeError = (caught: unknown, itemIndex: number) =>
@@ -82,8 +83,11 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const built = items.map((_, itemIndex): InventoryRequest | NodeOperationError | NodeApiError => {
 		try {
 			const input = new ItemInput(this, itemIndex);
-			const request = operation.buildRequest(input);
-			const basis = keyBasisOf(keySource, input, this, items[itemIndex]);
+			// Every check of the item runs, its request's and its key's: a failing item tells every reason.
+			const { request, basis } = input.checked(() => ({
+				request: operation.buildRequest(input),
+				basis: keyBasisOf(keySource, input, this, items[itemIndex]),
+			}));
 			keyBases.set(itemIndex, basis);
 			const idempotencyKey = chooseIdempotencyKey(basis, { ...identity, itemIndex }, request);
 			return { ...request, itemIndex, idempotencyKey, keyedBy: keyedByOf(keySource) };
