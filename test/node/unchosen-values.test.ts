@@ -114,7 +114,8 @@ describe('Update Billing: a required value not chosen refuses the item, and noth
 		const { sandbox } = env;
 		const run = await runInventory(
 			sandbox,
-			[{ model: '', frequency: null, cost: ' ', seats: '' }],
+			// A row with empty cells, not a blank row (blank-rows.test.ts): it has its subscription.
+			[{ subscription: 2001, model: '', frequency: null, cost: ' ', seats: '' }],
 			billing(parameters),
 		);
 		expect(runError(run)).toEqual(requiredText(label, parameter, apiField, when));

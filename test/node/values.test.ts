@@ -141,7 +141,8 @@ describe('values as expressions and sheets give them', () => {
 	test('booleans as sheets and forms write them; an empty cell leaves the field out', async () => {
 		const values = ['TRUE', 'False', 'yes', 'No', '1', 0, ' true ', ''];
 		await run(
-			values.map((done) => ({ done })),
+			// Each row has a task besides the cell: a row whose cells are all empty is a blank row.
+			values.map((done, row) => ({ task: `T${row}`, done })),
 			{
 				resource: 'asset',
 				operation: 'createTodo',
