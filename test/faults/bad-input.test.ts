@@ -83,7 +83,12 @@ test("every field of every operation's form has a bad value here", () => {
 
 describe('each bad value fails its item before anything is sent', () => {
 	test.each(cases.map((c) => [c.title, c] as const))('%s', async (_title, c) => {
-		const items = [{ v: c.good }, { v: c.bad }];
+		// Each row has a cell with a value besides `v`, as a sheet's row does: a row whose cells are all
+		// empty is a blank row, left out (node/blank-rows.test.ts).
+		const items = [
+			{ row: 1, v: c.good },
+			{ row: 2, v: c.bad },
+		];
 		const refused = `${c.message} [item 1]`;
 
 		// Stopping on errors (the default): the bad row stops the run before the good one is sent.
@@ -96,7 +101,7 @@ describe('each bad value fails its item before anything is sent', () => {
 		expect(sandbox.requests()).toEqual([]);
 
 		// The item's own error names the parameter (and the API field).
-		const alone = await run([{ v: c.bad }], c.parameters);
+		const alone = await run([{ row: 2, v: c.bad }], c.parameters);
 		const description = `Parameter "${c.parameter}"${c.apiField ? ` (API field "${c.apiField}")` : ''}. Nothing was sent to the Inventory API for this item.`;
 		expect(alone.data.resultData.error).toMatchObject({
 			message: `${c.message} [item 0]`,
@@ -207,7 +212,8 @@ describe('an optional field left empty by an expression (null, blank, white spac
 	)('%s: %s', async (operation, field) => {
 		const { parameters, method, path, body, status, output } = minimal[operation];
 		const result = await run(
-			EMPTY_VALUES.map(([, v]) => ({ v })),
+			// A row with an empty cell, not a blank row (node/blank-rows.test.ts).
+			EMPTY_VALUES.map(([, v], item) => ({ row: item + 1, v })),
 			parameters({ [field]: V }),
 		);
 

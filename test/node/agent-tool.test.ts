@@ -293,6 +293,24 @@ describe('tool calls through engine requests (AI Agent 3.x at the top of a workf
 		},
 	);
 
+	test('a call with two bad arguments is told both at once, each with what is accepted', async () => {
+		const run = await runAgent(ENGINE_AGENT_TYPE, [acquire('call_two', 0, 189.999)]);
+		expect(agentItems(run)).toEqual([
+			{
+				toolCallId: 'call_two',
+				result: [
+					{
+						error:
+							'Nothing was booked: the argument "assetId" was refused: Asset ID must be a numeric ID (a whole number of 1 or more), got 0. Send the numeric ID, e.g. 1001. ' +
+							'The argument "price" was refused: Price must have at most two decimal places, got 189.999. Send a number of at most two decimal places, e.g. 1249.99. ' +
+							'Call the tool again with "assetId", "price" corrected.',
+					},
+				],
+			},
+		]);
+		expect(env.sandbox.requests()).toEqual([]);
+	});
+
 	test("a value fixed in the tool (not an argument) is refused as the workflow's: the model is told to report it", async () => {
 		const run = await runAgent(ENGINE_AGENT_TYPE, [acquire('call_1', 1004)], {
 			[ACQUISITION_TOOL]: { parameters: { ...toolNodes[0].parameters, eventTypeId: 'purchase' } },

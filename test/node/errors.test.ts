@@ -151,7 +151,7 @@ describe('API errors become NodeApiErrors a user can act on', () => {
 				retries: 0,
 				statusCode: 401,
 				body: { message: '' },
-				concurrencyOption: 'Concurrency',
+				concurrencyOption: 'Fixed Concurrency',
 			},
 		);
 		expect(error.message).toBe(
@@ -249,15 +249,15 @@ describe('API errors become NodeApiErrors a user can act on', () => {
 			message:
 				'The Inventory API rate limit was reached (429) and persisted after 2 retries [item 0]',
 			description:
-				"Lower the node's Max Concurrency option or raise Max Retries / Max Retry Wait in its options. The API asked to wait 1 s.",
+				"Lower the node's Max Automatic Concurrency option or raise Max Retries / Max Retry Wait in its options. The API asked to wait 1 s.",
 			httpCode: '429',
 		});
 		expect(sandbox.requests().map(({ status }) => status)).toEqual([429, 429, 429]);
 	});
 
 	test.each([
-		['automatic concurrency names Max Concurrency', {}, 'Max Concurrency'],
-		['a fixed Concurrency names Concurrency', { concurrency: 2 }, 'Concurrency'],
+		['automatic concurrency names Max Automatic Concurrency', {}, 'Max Automatic Concurrency'],
+		['a fixed concurrency names Fixed Concurrency', { concurrency: 2 }, 'Fixed Concurrency'],
 	])('429 advice with %s', async (_case, options, option) => {
 		const { sandbox } = env;
 		sandbox.setFaults({

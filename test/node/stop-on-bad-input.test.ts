@@ -8,7 +8,7 @@ import type { IDataObject, IRun } from 'n8n-workflow';
 
 import { createTodoParameters } from '../fixtures';
 import { nodeOutput } from '../harness/engine';
-import { runInventory, sent, useSandbox } from './util';
+import { runError, runInventory, sent, useSandbox } from './util';
 
 const env = useSandbox();
 
@@ -158,5 +158,74 @@ describe('On Error: Continue', () => {
 		expect(sent(sandbox).map(({ method, path, body }) => ({ method, path, body }))).toEqual(
 			expectedRequests,
 		);
+	});
+});
+
+describe('a row that fails several checks reports every reason at once', () => {
+	// A sheet row with an unreadable date and a price still to be decided, beside a good row.
+	const rows = [
+		{ asset: 1001, date: '2026-01-15', price: '1249.00' },
+		{ asset: 1002, date: 'next week', price: 'TBD' },
+	];
+	const acquisition = {
+		resource: 'asset',
+		operation: 'recordAcquisition',
+		repeatProtection: 'execution',
+		assetId: '={{ $json.asset }}',
+		eventTypeId: '301',
+		additionalFields: { eventDate: '={{ $json.date }}', price: '={{ $json.price }}' },
+	};
+	const DATE =
+		'Event Date must be a date such as 2026-11-20, 20.11.2026, 11/20/2026 or Nov 20, 2026, with an optional time such as 14:30 or 2:30 PM (in the workflow\'s time zone unless it has an offset), got "next week" [item 1]';
+	const PRICE = 'Price must be a number, got "TBD" [item 1]';
+
+	test('stopping: the message names both fields, nothing is sent', async () => {
+		const { sandbox } = env;
+		const run = await runInventory(sandbox, rows, acquisition);
+		expect(runError(run)).toEqual({
+			message: `Nothing was sent: 1 of 2 items failed its checks. ${DATE}; ${PRICE}`,
+			description: `Nothing was sent. ${DATE}; ${PRICE}. Correct them and run again, or set On Error to "Continue (using error output)" to send the items that pass and get every failing item, with its reasons, on the error output.`,
+			httpCode: undefined,
+		});
+		expect(sent(sandbox)).toEqual([]);
+	});
+
+	test('continuing: the error item holds both reasons, one per field, and the good row goes', async () => {
+		const { sandbox } = env;
+		const run = await runInventory(sandbox, rows, acquisition, {
+			node: { onError: 'continueErrorOutput' },
+		});
+		expect(nodeOutput(run, 'Inventory', 1)).toEqual([
+			{
+				json: {
+					...rows[1],
+					error: `${DATE}; ${PRICE}`,
+					details: {
+						status: null,
+						apiMessage: null,
+						reasons: {
+							event_date: DATE.replace(/^Event Date | \[item 1\]$/g, ''),
+							price: 'must be a number, got "TBD"',
+						},
+						fate: 'notSent',
+						fateDescription: 'The request never reached the Inventory API: nothing was applied.',
+						idempotencyKey: null,
+						description:
+							'Parameter "eventDate" (API field "event_date"). Parameter "price" (API field "price"). Nothing was sent to the Inventory API for this item.',
+					},
+				},
+				pairedItem: { item: 1 },
+			},
+		]);
+		expect(sent(sandbox).map(({ path, body }) => [path, body])).toEqual([
+			[
+				'/api/v1/assets/1001/acquisitions',
+				{
+					event_type_id: 301,
+					event_date: expect.stringMatching(/^2026-01-15T00:00:00/),
+					price: 1249,
+				},
+			],
+		]);
 	});
 });

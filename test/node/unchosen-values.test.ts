@@ -50,7 +50,9 @@ const runSheetRows = (rows: IDataObject[], parameters: INode['parameters'] = {})
 	);
 
 describe('Update Billing: a required value not chosen refuses the item, and nothing is sent', () => {
-	// A choice left empty is a parameter issue to n8n, as in the editor: it runs no such workflow.
+	// A choice or an amount left empty is a parameter issue to n8n, as in the editor: it runs no such
+	// workflow. (Amounts are text fields, which n8n requires as it does choices; License Count is
+	// required by the node, with Per License: n8n would require it whenever Price Model is an expression.)
 	test('a new node with only its Subscription ID is not run at all', async () => {
 		const { sandbox } = env;
 		await expect(
@@ -59,8 +61,19 @@ describe('Update Billing: a required value not chosen refuses the item, and noth
 			new Error(
 				"The 'Inventory' node has issues:\n" +
 					'- Parameter "Price Model" is required.\n' +
+					'- Parameter "Cost" is required.\n' +
 					'- Parameter "Billing Frequency" is required.',
 			),
+		);
+		expect(sent(sandbox)).toEqual([]);
+	});
+
+	test('Cost left empty in the form: not run', async () => {
+		const { sandbox } = env;
+		await expect(
+			runInventory(sandbox, [{}], billing({ priceModel: 'lump_sum', billingFrequency: 'yearly' })),
+		).rejects.toThrow(
+			new Error('The \'Inventory\' node has issues:\n- Parameter "Cost" is required.'),
 		);
 		expect(sent(sandbox)).toEqual([]);
 	});
@@ -75,9 +88,13 @@ describe('Update Billing: a required value not chosen refuses the item, and noth
 		expect(sandbox.state().subscriptions).toEqual(before.subscriptions);
 	});
 
-	// A number field left empty, and any value an expression leaves empty, the node itself refuses.
+	// License Count left empty, and any value an expression leaves empty, the node itself refuses.
 	test.each([
-		['Cost', { priceModel: 'lump_sum', billingFrequency: 'yearly' }, ['cost', 'cost']],
+		[
+			'Cost',
+			{ priceModel: 'lump_sum', cost: '={{ $json.cost }}', billingFrequency: 'yearly' },
+			['cost', 'cost'],
+		],
 		[
 			'License Count',
 			{ priceModel: 'per_license', cost: 12.5, billingFrequency: 'yearly' },
@@ -95,7 +112,12 @@ describe('Update Billing: a required value not chosen refuses the item, and noth
 		],
 	])('%s not chosen', async (label, parameters, [parameter, apiField, when]) => {
 		const { sandbox } = env;
-		const run = await runInventory(sandbox, [{ model: '', frequency: null }], billing(parameters));
+		const run = await runInventory(
+			sandbox,
+			// A row with empty cells, not a blank row (blank-rows.test.ts): it has its subscription.
+			[{ subscription: 2001, model: '', frequency: null, cost: ' ', seats: '' }],
+			billing(parameters),
+		);
 		expect(runError(run)).toEqual(requiredText(label, parameter, apiField, when));
 		expect(sent(sandbox)).toEqual([]);
 	});

@@ -48,7 +48,7 @@ describe('bad input is refused before anything is sent', () => {
 				name: 'Label',
 				options: { concurrency: 0 },
 			},
-			'Concurrency must be between 1 and 50, got 0 [item 0]',
+			'Fixed Concurrency must be between 1 and 50, got 0 [item 0]',
 		],
 		[
 			'a fractional retry option',

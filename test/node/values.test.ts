@@ -53,6 +53,58 @@ describe('values as expressions and sheets give them', () => {
 		expect(bodies().map(({ body }) => (body as IDataObject).cost)).toEqual([0.3, 13.75, 1079.99]);
 	});
 
+	// Amounts and counts are text fields: what is typed reaches the node as typed (n8n's number input
+	// read `12,50` as 1250) and is read as a sheet's value is.
+	test.each([
+		['12,50', 12.5],
+		['1.079,99', 1079.99],
+		['1,249.00', 1249],
+		['$10.00', 10],
+		[' 99.5 ', 99.5],
+	])('a Cost typed into the form as %j is booked as %j', async (typed, cost) => {
+		await run([{}], billing({ cost: typed }));
+		expect(bodies()).toEqual([
+			{
+				path: '/api/v1/subscriptions/2001/billing',
+				body: { price_model: 'lump_sum', cost, billing_frequency: 'yearly' },
+			},
+		]);
+	});
+
+	test('every amount and count typed into the form as text, a decimal comma or a thousands separator too', async () => {
+		await run([{}], {
+			resource: 'asset',
+			operation: 'recordAcquisition',
+			assetId: '1001',
+			eventTypeId: '303',
+			additionalFields: {
+				price: '1.249,99',
+				cost: '249,99',
+				salvageValue: '100,5',
+				financeAmount: '1.000,00',
+				paymentPlan: {
+					plan: { payment: '87,25', billingFrequency: 'monthly', numberOfPayments: '1,000' },
+				},
+				fieldValues: { values: [{ fieldId: '403', type: 'number', value: '2' }] },
+			},
+		});
+		await run([{}], billing({ priceModel: 'per_license', licenseCount: '1,500' }));
+		expect(bodies().map(({ body }) => body)).toEqual([
+			{
+				event_type_id: 303,
+				price: 1249.99,
+				cost: 249.99,
+				salvage_value: 100.5,
+				finance_amount: 1000,
+				payment: 87.25,
+				billing_frequency: 'monthly',
+				number_of_payments: 1000,
+				field_values: { '403': 2 },
+			},
+			{ price_model: 'per_license', cost: 10, billing_frequency: 'yearly', license_count: 1500 },
+		]);
+	});
+
 	test('choices by the API value or the name, in any letter case, with spaces or underscores', async () => {
 		const items = [
 			{ model: 'Lump Sum', frequency: 'Monthly' },
@@ -89,7 +141,8 @@ describe('values as expressions and sheets give them', () => {
 	test('booleans as sheets and forms write them; an empty cell leaves the field out', async () => {
 		const values = ['TRUE', 'False', 'yes', 'No', '1', 0, ' true ', ''];
 		await run(
-			values.map((done) => ({ done })),
+			// Each row has a task besides the cell: a row whose cells are all empty is a blank row.
+			values.map((done, row) => ({ task: `T${row}`, done })),
 			{
 				resource: 'asset',
 				operation: 'createTodo',

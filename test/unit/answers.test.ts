@@ -85,7 +85,7 @@ describe('which answers are retried', () => {
 		baseDelayMs: 100,
 		maxDelayMs: 1000,
 		timeoutMs: 1000,
-		concurrencyOption: 'Concurrency',
+		concurrencyOption: 'Fixed Concurrency',
 	};
 	const wait = (statusCode: number, fromApi: boolean) =>
 		retryWait(policy, 0, { statusCode, retryAfterMs: 10, inFlight: false, fromApi });
@@ -193,7 +193,7 @@ describe("a 422's per-field reasons", () => {
 			request,
 			retries: 0,
 			statusCode: 422,
-			concurrencyOption: 'Max Concurrency',
+			concurrencyOption: 'Max Automatic Concurrency',
 			body: {
 				message: 'The given data was invalid.',
 				errors: { field_values: { '5': [`not ${token}`] } },

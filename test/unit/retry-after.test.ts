@@ -16,7 +16,7 @@ const retryPolicy = (options: Partial<RetryPolicy> = {}): RetryPolicy => ({
 	baseDelayMs: 1000,
 	maxDelayMs: 30_000,
 	timeoutMs: 30_000,
-	concurrencyOption: 'Max Concurrency',
+	concurrencyOption: 'Max Automatic Concurrency',
 	...options,
 });
 

@@ -12,30 +12,33 @@ import { dateOrderOption } from '../values/dateOrder';
 
 /** How the node sends, not what: read once per run, from the first item. */
 export const runOptions = {
-	/** The concurrency is found automatically unless this option is added. */
+	/**
+	 * The concurrency is found automatically unless this option is added. Its label says "Fixed" and the
+	 * other's "Automatic", so that a reader of the Options list tells the two apart.
+	 */
 	concurrency: field({
 		property: {
-			displayName: 'Concurrency',
+			displayName: 'Fixed Concurrency',
 			name: 'concurrency',
 			type: 'number',
 			default: 1,
 			typeOptions: { minValue: 1, maxValue: 50, numberPrecision: 0 },
 			description:
-				'Send exactly this many items at the same time (1 to 50) instead of finding the rate the server accepts',
+				'Send exactly this many items at the same time (1 to 50). Adding this option turns the automatic concurrency off, so Max Automatic Concurrency no longer applies.',
 			hint: 'Items of one asset or subscription are sent one after another, in input order; output order and item linking stay the same. A rate limit answer (429) pauses every execution sending to this server in this n8n process.',
 		},
 		check: INTEGER_IN_FORM_RANGE,
 	}),
 	maxConcurrency: field({
 		property: {
-			displayName: 'Max Concurrency',
+			displayName: 'Max Automatic Concurrency',
 			name: 'maxConcurrency',
 			type: 'number',
 			default: 50,
 			typeOptions: { minValue: 1, maxValue: 50, numberPrecision: 0 },
 			description:
-				'The most requests the node has in flight at once while it finds the rate the server accepts on its own (1 to 50)',
-			hint: 'Without a Concurrency option the node speeds up while the API answers and slows down on a rate limit (429). Items of one asset or subscription are sent one after another, in input order; output order and item linking stay the same.',
+				'The cap of the automatic concurrency: the most requests the node has in flight at once while it finds the rate the server accepts on its own (1 to 50). Ignored when Fixed Concurrency is added.',
+			hint: 'Without the Fixed Concurrency option the node speeds up while the API answers and slows down on a rate limit (429). Items of one asset or subscription are sent one after another, in input order; output order and item linking stay the same.',
 		},
 		check: INTEGER_IN_FORM_RANGE,
 	}),
@@ -108,9 +111,9 @@ export const options: INodeProperties = {
 	placeholder: 'Add Option',
 	default: {},
 	options: [
-		runOptions.concurrency.property,
 		dateOrderOption.property,
 		dryRunOption,
+		runOptions.concurrency.property,
 		runOptions.maxConcurrency.property,
 		runOptions.maxRetries.property,
 		runOptions.maxRetryWait.property,

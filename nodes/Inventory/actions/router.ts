@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { chooseIdempotencyKey, runIdentity, type KeyBasis } from '../idempotency/keys';
+import { blankRows, blankRowsHint } from '../values/blankRow';
 import { ItemInput } from '../values/itemInput';
 import { runInRecordOrder } from '../scheduling/recordOrder';
 import { AnsweredKeys, REPEAT_CHECK_FIELD } from '../idempotency/answeredKeys';
@@ -39,6 +40,15 @@ const own = <T>(map: Partial<Record<string, T>> | undefined, name: string): T | 
 const CALL_REPLAYED =
 	'A call of this tool with the same arguments was booked before: this is that booking, and nothing new was booked. Calls with the same arguments are one action.';
 
+/** A row left out because its cells are all empty (values/blankRow.ts). */
+const BLANK = 'blank';
+
+/** An item's request, its failed checks, or BLANK. */
+type Built = InventoryRequest | NodeOperationError | NodeApiError | typeof BLANK;
+
+const isRequest = (built: Built): built is InventoryRequest =>
+	built !== BLANK && !(built instanceof Error);
+
 /** What the keys of this run are made of, as a 409's words name it. */
 function keyedByOf(source: KeySource): NonNullable<InventoryRequest['keyedBy']> {
 	if (source.basis === 'columns')
@@ -64,7 +74,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	// What counts as the same action; an expression typed as fixed text stops the run before any send.
 	const keySource = readKeySource(this, asTool);
 	const connection = await openConnection(this);
-	const { policy, sending } = readRunOptions(new ItemInput(this, 0));
+	const first = new ItemInput(this, 0);
+	const { policy, sending } = first.checked(() => readRunOptions(first));
 	const identity = runIdentity(this);
 	const node = this.getNode();
 	const asNodeError = (caught: unknown, itemIndex: number) =>
@@ -72,14 +83,25 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			? caught
 			: new NodeOperationError(node, caught as Error, { itemIndex });
 
+	// A row whose cells are all empty (the `;;;;` an Excel CSV ends with) is no failure: it is left
+	// out, with no request and no output item (as a filter leaves an item out: the other items keep
+	// their pairedItem), and an execution hint says so. A tool call is no sheet row.
+	const blank = new Set(asTool ? [] : blankRows(items));
+	if (blank.size > 0 && typeof this.addExecutionHints === 'function')
+		this.addExecutionHints({ message: blankRowsHint([...blank]), location: 'outputPane' });
+
 	const keyBases = new Map<number, KeyBasis>();
 	// Every item's request is built first: the record it addresses decides what may run at once, and
 	// without Continue On Fail an item that fails its checks stops the run before anything is sent.
-	const built = items.map((_, itemIndex): InventoryRequest | NodeOperationError | NodeApiError => {
+	const built = items.map((_, itemIndex): Built => {
+		if (blank.has(itemIndex)) return BLANK;
 		try {
 			const input = new ItemInput(this, itemIndex);
-			const request = operation.buildRequest(input);
-			const basis = keyBasisOf(keySource, input, this, items[itemIndex]);
+			// Every check of the item runs, its request's and its key's: a failing item tells every reason.
+			const { request, basis } = input.checked(() => ({
+				request: operation.buildRequest(input),
+				basis: keyBasisOf(keySource, input, this, items[itemIndex]),
+			}));
 			keyBases.set(itemIndex, basis);
 			const idempotencyKey = chooseIdempotencyKey(basis, { ...identity, itemIndex }, request);
 			return { ...request, itemIndex, idempotencyKey, keyedBy: keyedByOf(keySource) };
@@ -92,7 +114,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		this,
 		keySource,
 		items,
-		built.filter((request): request is InventoryRequest => !(request instanceof Error)),
+		built.filter((request): request is InventoryRequest => isRequest(request)),
 		(itemIndex) => {
 			const basis = keyBases.get(itemIndex);
 			return basis?.kind === 'row' ? basis.rowId : '';
@@ -111,6 +133,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const failures = requests.flatMap((request, itemIndex) =>
 		request instanceof Error ? [{ itemIndex, error: request }] : [],
 	);
+	const kept = (itemIndex: number) => !blank.has(itemIndex);
 	const dryRun = isDryRun(this);
 	// Stopping on errors: an item that fails its checks stops the run before anything is sent.
 	if (failures.length > 0 && !this.continueOnFail())
@@ -119,13 +142,19 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			: checksFailure(node, failures, items.length, dryRun);
 	if (dryRun) {
 		return [
-			requests.map((request, itemIndex) => ({
-				json:
-					request instanceof Error
-						? errorItemJson(request)
-						: dryRunItemJson(request, connection.baseUrl, keyedByData.has(itemIndex)),
-				pairedItem: { item: itemIndex },
-			})),
+			requests.flatMap((request, itemIndex) =>
+				isRequest(request) || request instanceof Error
+					? [
+							{
+								json:
+									request instanceof Error
+										? errorItemJson(request)
+										: dryRunItemJson(request, connection.baseUrl, keyedByData.has(itemIndex)),
+								pairedItem: { item: itemIndex },
+							},
+						]
+					: [],
+			),
 		];
 	}
 
@@ -139,7 +168,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const answered = new Set<number>();
 
 	await runInRecordOrder({
-		records: requests.map((request) => (request instanceof Error ? undefined : request.record)),
+		records: requests.map((request) => (isRequest(request) ? request.record : undefined)),
 		maxActive: sendingRun.maxActive,
 		locks: sendingRun.records,
 		stopAfterFailure: !this.continueOnFail(),
@@ -148,6 +177,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			try {
 				const request = requests[itemIndex];
 				if (request instanceof Error) throw request;
+				if (!isRequest(request)) return true;
 				const data = await sendInventoryRequest.call(
 					this,
 					request,
@@ -196,5 +226,5 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			through.every((index) => keyedByData.has(index)),
 			answers.counts(),
 		);
-	return [results];
+	return [results.filter((_, itemIndex) => kept(itemIndex))];
 }

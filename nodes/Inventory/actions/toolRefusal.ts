@@ -1,7 +1,7 @@
 import { NodeOperationError, type IExecuteFunctions, type NodeApiError } from 'n8n-workflow';
 
 import type { Check } from '../values/checks';
-import { checkSubjectOf } from '../values/itemInput';
+import { failedChecksOf, type FailedCheck } from '../values/itemInput';
 
 /** The first `$fromAI('key', …)` of a parameter's saved value, anywhere in the node's parameters. */
 function argumentOf(parameters: unknown, parameter: string): string | undefined {
@@ -46,21 +46,40 @@ export function toolRefusal(
 	context: IExecuteFunctions,
 	{ itemIndex, error }: { itemIndex: number; error: NodeApiError | NodeOperationError },
 ): NodeApiError | NodeOperationError {
-	const checked = checkSubjectOf(error);
-	if (!checked) return error;
-	const { subject, problem } = checked;
-	const what = `${subject.label} ${problemWithoutFix(problem)}`;
+	const failed = failedChecksOf(error);
+	if (!failed) return error;
+	const refused = failed.map((check) => refusedValue(context, check));
+	// Every refused value is named; one the model does not give is the workflow's to fix.
+	const ofWorkflow = refused.filter(({ argument }) => argument === undefined);
+	const message =
+		ofWorkflow.length > 0
+			? `Nothing was booked: ${ofWorkflow.map(({ what }) => what).join('; ')}. This value is set in the tool's configuration, not by an argument, so calling again will not help: tell the user.`
+			: `Nothing was booked: ${refused
+					.map(
+						({ argument, what, accepted }, index) =>
+							`${index === 0 ? 'the' : 'The'} argument "${argument}" was refused: ${what}.${accepted ? ` ${accepted}` : ''}`,
+					)
+					.join(' ')} Call the tool again with ${refused
+					.map(({ argument }) => `"${argument}"`)
+					.join(', ')} corrected.`;
+	// No description: n8n hands it to the model too ("Details: …"), and the node's own words for the
+	// workflow's builder (an expression to round a value) would mislead it.
+	return new NodeOperationError(context.getNode(), message, { itemIndex });
+}
+
+/** One refused value as a model reads it: its argument (none when fixed), the problem, what is accepted. */
+function refusedValue(
+	context: IExecuteFunctions,
+	{ subject, problem }: FailedCheck,
+): { argument?: string; what: string; accepted?: string } {
 	const argument =
 		subject.parameter === undefined
 			? undefined
 			: argumentOf(context.getNode().parameters, subject.parameter);
 	const kind = 'check' in subject ? (subject.check as Check).kind : undefined;
-	const accepted = kind === undefined ? undefined : ACCEPTED[kind];
-	const message =
-		argument === undefined
-			? `Nothing was booked: ${what}. This value is set in the tool's configuration, not by an argument, so calling again will not help: tell the user.`
-			: `Nothing was booked: the argument "${argument}" was refused: ${what}.${accepted ? ` ${accepted}` : ''} Call the tool again with "${argument}" corrected.`;
-	// No description: n8n hands it to the model too ("Details: …"), and the node's own words for the
-	// workflow's builder (an expression to round a value) would mislead it.
-	return new NodeOperationError(context.getNode(), message, { itemIndex });
+	return {
+		argument,
+		what: `${subject.label} ${problemWithoutFix(problem)}`,
+		accepted: kind === undefined ? undefined : ACCEPTED[kind],
+	};
 }

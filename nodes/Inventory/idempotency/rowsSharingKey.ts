@@ -108,16 +108,9 @@ export function refuseRowsSharingKey(
 						]
 					: ['Key Columns', `give ${listedItems(indexes)} one key (${describeValue(rowId)})`];
 		const problem = `${shared}, but they would book different values (${fields}): the API would book the first and refuse the others. To book each, ${fixFor(source, column)}`;
-		for (const { itemIndex } of group) {
-			try {
-				new ItemInput(context, itemIndex).fail(
-					{ label, parameter: source.basis === 'expression' ? 'rowKey' : 'keyColumns' },
-					problem,
-				);
-			} catch (error) {
-				failures.set(itemIndex, error as Error);
-			}
-		}
+		const subject = { label, parameter: source.basis === 'expression' ? 'rowKey' : 'keyColumns' };
+		for (const { itemIndex } of group)
+			failures.set(itemIndex, new ItemInput(context, itemIndex).refusal([{ subject, problem }]));
 	}
 	return failures;
 }

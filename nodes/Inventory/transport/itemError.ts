@@ -118,7 +118,7 @@ interface Answer {
 	/** The status a request without a token got at the Base URL, when that showed it is not the API. */
 	anonymousStatus?: number;
 	retryAfterMs?: number;
-	/** The option named in the 429 advice: Concurrency or Max Concurrency. */
+	/** The option named in the 429 advice: Fixed Concurrency or Max Automatic Concurrency. */
 	concurrencyOption: string;
 	/** The network code of an earlier attempt that got no answer, when this 409 means it is still applied. */
 	unansweredAttempt?: string;

@@ -135,7 +135,7 @@ export type ConflictReading =
 	| 'earlierAttemptInFlight'
 	/** The key was used before for a different request. */
 	| 'keyReused'
-	/** Another request with this key (e.g. the same Idempotency Key option on two items) is under way. */
+	/** Another request with this key (e.g. the same Row Key on two items, or the same row sent by two executions) is under way. */
 	| 'keyInFlight'
 	/** The event date sent is earlier than a newer change of the record: a later event date is needed. */
 	| 'eventDate'

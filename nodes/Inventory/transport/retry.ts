@@ -11,7 +11,7 @@ export interface RetryPolicy {
 	maxDelayMs: number;
 	/** Per-attempt timeout. */
 	timeoutMs: number;
-	/** The option that sets how many requests go out at once (Concurrency or Max Concurrency), named after a lasting 429. */
+	/** The option that sets how many requests go out at once (Fixed Concurrency or Max Automatic Concurrency), named after a lasting 429. */
 	concurrencyOption: string;
 }
 

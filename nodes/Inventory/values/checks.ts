@@ -13,8 +13,13 @@ import { readNumberText, type NumberSpelling } from './numbers';
 
 const MAX_AMOUNT = 999_999_999.99;
 
-/** An amount's range and cents as its form property states them (`typeOptions`), for every amount field. */
-export const AMOUNT_TYPE_OPTIONS = { minValue: 0, maxValue: MAX_AMOUNT, numberPrecision: 2 };
+/**
+ * Amounts and counts of the request are text fields (`type: 'string'`), not n8n number inputs: n8n's
+ * number input reads what is typed its own way (`12,50` became 1250, booked a hundred times over),
+ * while a text field hands the node the text as typed, so a typed amount is read by the node's own
+ * rules, as a sheet's value is (`12,50`, `1.079,99`, `$10.00`), or refused with the reason.
+ */
+export const AMOUNT: Check = { kind: 'amount' };
 
 /** What a field's value must be; the field's form property is declared beside it (values/field.ts). */
 export type Check =

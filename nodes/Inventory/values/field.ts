@@ -40,6 +40,11 @@ export interface FieldDeclaration {
 	check: Check | typeof INTEGER_IN_FORM_RANGE;
 	/** The request body field the value fills; none for the record in the path. */
 	apiField?: string;
+	/**
+	 * Required only when another parameter has a value, e.g. "with the Per License price model": the
+	 * node requires it then, and the property is not marked required, since n8n would require it (a
+	 * text field left empty) whenever that parameter is an expression, whatever the row gives.
+	 */
 	requiredWhen?: string;
 	requiredWith?: Field;
 }
@@ -59,7 +64,7 @@ export function field({
 		label: property.displayName,
 		apiField,
 		check: checked,
-		required: property.required === true,
+		required: property.required === true || requiredWhen !== undefined,
 		requiredWhen: requiredWith ? `when ${requiredWith.label} is given` : requiredWhen,
 		requiredWith,
 		property,

@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { DateOrder } from './dates';
 import { dateOrderOption } from './dateOrder';
@@ -7,23 +7,34 @@ import type { Field, FieldCheck, Subject } from './field';
 import { checkValue, isEmptyValue, type Reading, type RequestValue } from './checks';
 
 /**
- * The reason a failed check gives, by the field as the API names it in a 422's reasons (its body
- * field, nested ones as dotted paths) or the node's parameter when the value goes into no body
+ * The reasons of an item's failed checks, by the field as the API names it in a 422's reasons (its
+ * body field, nested ones as dotted paths) or the node's parameter when the value goes into no body
  * field, so that a row refused by the node and one refused by the API are fixed the same way.
  */
 const checkReasons = new WeakMap<Error, Record<string, string>>();
 
-/** Who a failed check was about and its problem, for words addressed to an AI model (a tool call). */
-const checkSubjects = new WeakMap<Error, { subject: Subject; problem: string }>();
+/** Who each failed check was about and its problem, for words addressed to an AI model (a tool call). */
+export interface FailedCheck {
+	subject: Subject;
+	problem: string;
+}
+const failedChecks = new WeakMap<Error, FailedCheck[]>();
 
-/** The subject and problem of an item's failed check (ItemInput.fail); undefined for any other error. */
-export function checkSubjectOf(error: Error): { subject: Subject; problem: string } | undefined {
-	return checkSubjects.get(error);
+/** The failed checks of an item (ItemInput.checked), in the order they were made; undefined for any other error. */
+export function failedChecksOf(error: Error): FailedCheck[] | undefined {
+	return failedChecks.get(error);
 }
 
-/** The reasons of an item's failed check (ItemInput.fail); undefined for any other error. */
+/** The reasons of an item's failed checks (ItemInput.checked); undefined for any other error. */
 export function checkReasonsOf(error: Error): Record<string, string> | undefined {
 	return checkReasons.get(error);
+}
+
+/** One failed check, thrown by ItemInput.fail and gathered by ItemInput.value and ItemInput.checked. */
+class CheckFailure extends Error {
+	constructor(readonly failed: FailedCheck) {
+		super(`${failed.subject.label} ${failed.problem}`);
+	}
 }
 
 /** Options → Date Order of each run (its execute context), read once, from the first item. */
@@ -65,28 +76,75 @@ export class ItemInput {
 		readonly itemIndex: number,
 	) {}
 
-	/** Ends the item: the message names the field and the item, the description its parameter and API field. */
+	/** The failed checks of this item so far: a value that fails is left out and its reason kept. */
+	private readonly failures: FailedCheck[] = [];
+
+	/** Ends this check of the item with the problem; the item's other values are still checked (see checked). */
 	fail(subject: Subject, problem: string): never {
-		const { label, parameter, apiField, reasonPath } = subject;
-		const where = parameter
-			? `Parameter "${parameter}"${apiField ? ` (API field "${apiField}")` : ''}. `
-			: '';
+		throw new CheckFailure({ subject, problem });
+	}
+
+	/**
+	 * Runs the item's checks (building its request, reading its key) and ends the item, when any
+	 * failed, with every reason at once: a row with an unreadable date and a price `TBD` is told both.
+	 * A check that fails outside a value (e.g. a key column missing) ends the steps there.
+	 */
+	checked<T>(steps: () => T): T {
+		let result: T | undefined;
+		try {
+			result = steps();
+		} catch (caught) {
+			if (!(caught instanceof CheckFailure)) throw this.asItemError(caught);
+			this.failures.push(caught.failed);
+		}
+		if (this.failures.length > 0) throw this.refusal(this.failures);
+		return result as T;
+	}
+
+	/** Any other error on the way: n8n's error as it is, anything else as this item's. */
+	private asItemError(caught: unknown): NodeOperationError | NodeApiError {
+		return caught instanceof NodeOperationError || caught instanceof NodeApiError
+			? caught
+			: new NodeOperationError(this.context.getNode(), caught as Error, {
+					itemIndex: this.itemIndex,
+				});
+	}
+
+	/**
+	 * The item's error for these failed checks: the message names each field and the item, the
+	 * description each parameter and API field, `details.reasons` holds one reason per field.
+	 */
+	refusal(failures: readonly FailedCheck[]): NodeOperationError {
+		const where = failures
+			.filter(({ subject }) => subject.parameter)
+			.map(
+				({ subject: { parameter, apiField } }) =>
+					`Parameter "${parameter}"${apiField ? ` (API field "${apiField}")` : ''}. `,
+			);
 		const error = new NodeOperationError(
 			this.context.getNode(),
-			`${label} ${problem} [item ${this.itemIndex}]`,
+			failures
+				.map(({ subject, problem }) => `${subject.label} ${problem} [item ${this.itemIndex}]`)
+				.join('; '),
 			{
 				itemIndex: this.itemIndex,
-				description: `${where}Nothing was sent to the Inventory API for this item.`,
+				description: `${[...new Set(where)].join('')}Nothing was sent to the Inventory API for this item.`,
 			},
 		);
-		checkReasons.set(error, { [reasonPath ?? apiField ?? parameter ?? label]: problem });
-		checkSubjects.set(error, { subject, problem });
-		throw error;
+		const reasons: Record<string, string> = {};
+		for (const { subject, problem } of failures) {
+			const { label, parameter, apiField, reasonPath } = subject;
+			const field = reasonPath ?? apiField ?? parameter ?? label;
+			reasons[field] = reasons[field] ? `${reasons[field]}; ${problem}` : problem;
+		}
+		checkReasons.set(error, reasons);
+		failedChecks.set(error, [...failures]);
+		return error;
 	}
 
 	/**
 	 * Checks one value. An empty one (null, blank, white space) is left out, as undefined, unless the
-	 * field is required. `path`: where the parameter is (`additionalFields.eventDate`), so that a
+	 * field is required; one that fails its check is left out too, its reason kept for checked(). `path`: where the parameter is (`additionalFields.eventDate`), so that a
 	 * message's fix is built on the expression that gives the value.
 	 */
 	value(
@@ -95,14 +153,21 @@ export class ItemInput {
 		required = field.required,
 		path?: string | (() => string | undefined),
 	): RequestValue | undefined {
-		if (isEmptyValue(value)) {
-			if (required)
-				this.fail(field, `is required${field.requiredWhen ? ` ${field.requiredWhen}` : ''}`);
+		try {
+			if (isEmptyValue(value)) {
+				if (required)
+					this.fail(field, `is required${field.requiredWhen ? ` ${field.requiredWhen}` : ''}`);
+				return undefined;
+			}
+			return checkValue(field.check, value, this.reading(path), (problem) =>
+				this.fail(field, problem),
+			);
+		} catch (caught) {
+			if (!(caught instanceof CheckFailure)) throw this.asItemError(caught);
+			// Left out of the request, which is not sent: checked() ends the item with every reason.
+			this.failures.push(caught.failed);
 			return undefined;
 		}
-		return checkValue(field.check, value, this.reading(path), (problem) =>
-			this.fail(field, problem),
-		);
 	}
 
 	private reading(path: string | (() => string | undefined) | undefined): Reading {
@@ -119,11 +184,13 @@ export class ItemInput {
 
 	/** Options → Date Order, read once per run from the first item, as the other run options are. */
 	private dateOrder(): DateOrder | undefined {
-		if (!dateOrders.has(this.context))
+		if (!dateOrders.has(this.context)) {
+			const first = new ItemInput(this.context, 0);
 			dateOrders.set(
 				this.context,
-				new ItemInput(this.context, 0).option(dateOrderOption) as DateOrder | undefined,
+				first.checked(() => first.option(dateOrderOption)) as DateOrder | undefined,
 			);
+		}
 		return dateOrders.get(this.context);
 	}
 

@@ -163,13 +163,17 @@ export function readFieldValues(
 		for (const [key, value] of Object.entries(
 			parseJsonValues(input, additionalFields.fieldValuesJson),
 		)) {
-			fieldValues[String(input.value(fieldId(json, `${json.label}: key "${key}"`), key))] = value;
+			const id = input.value(fieldId(json, `${json.label}: key "${key}"`), key);
+			// A refused ID is one reason of the item (ItemInput.checked): its value is not read.
+			if (id !== undefined) fieldValues[String(id)] = value;
 		}
 	}
 	const given =
 		(additionalFields.fieldValues as { values?: IDataObject[] } | undefined)?.values ?? [];
 	for (const [index, pair] of given.entries()) {
-		const id = String(input.value(fieldId(pairs, `${pairs.label}: Field ID`), pair.fieldId));
+		const checkedId = input.value(fieldId(pairs, `${pairs.label}: Field ID`), pair.fieldId);
+		if (checkedId === undefined) continue;
+		const id = String(checkedId);
 		if (id in fieldValues) input.fail(pairs, `give field ${id} more than once`);
 		const path = `additionalFields.${pairs.parameter}.values.${index}.value`;
 		fieldValues[id] = typedPairValue(input, pair, id, path) as IDataObject[string];

@@ -1,9 +1,9 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { field, INTEGER_IN_FORM_RANGE } from '../../values/field';
+import { field } from '../../values/field';
 import type { ItemInput } from '../../values/itemInput';
-import { AMOUNT_TYPE_OPTIONS, RECORD_ID } from '../../values/checks';
+import { AMOUNT, RECORD_ID } from '../../values/checks';
 import {
 	assetId,
 	eventDate,
@@ -42,19 +42,19 @@ const acquiredFrom = field({
 	apiField: 'acquired_from',
 });
 
-// Amounts and counts start empty, with a placeholder: one added to the form and left empty is not
-// sent (n8n stores an added field with its default, so a default of 0 would be sent as 0).
+// Amounts and counts are text fields read by the node (values/checks.ts AMOUNT), starting empty, with a
+// placeholder: one added to the form and left empty is not sent (n8n stores an added field with its
+// default, so a default of 0 would be sent as 0).
 const price = field({
 	property: {
 		displayName: 'Price',
 		name: 'price',
-		type: 'number',
+		type: 'string',
 		default: '',
 		placeholder: 'e.g. 1249.99',
-		typeOptions: AMOUNT_TYPE_OPTIONS,
 		description: "Purchase price, 0 to 999,999,999.99. Defaults to 'Cost'.",
 	},
-	check: { kind: 'amount' },
+	check: AMOUNT,
 	apiField: 'price',
 });
 
@@ -62,14 +62,13 @@ const cost = field({
 	property: {
 		displayName: 'Cost',
 		name: 'cost',
-		type: 'number',
+		type: 'string',
 		default: '',
 		placeholder: 'e.g. 1249.99',
-		typeOptions: AMOUNT_TYPE_OPTIONS,
 		description:
 			'Amount paid at acquisition (the down payment for financed acquisitions), 0 to 999,999,999.99',
 	},
-	check: { kind: 'amount' },
+	check: AMOUNT,
 	apiField: 'cost',
 });
 
@@ -77,13 +76,12 @@ const salvageValue = field({
 	property: {
 		displayName: 'Salvage Value',
 		name: 'salvageValue',
-		type: 'number',
+		type: 'string',
 		default: '',
 		placeholder: 'e.g. 100',
-		typeOptions: AMOUNT_TYPE_OPTIONS,
 		description: 'Salvage value, 0 to 999,999,999.99',
 	},
-	check: { kind: 'amount' },
+	check: AMOUNT,
 	apiField: 'salvage_value',
 });
 
@@ -91,13 +89,12 @@ const financeAmount = field({
 	property: {
 		displayName: 'Finance Amount',
 		name: 'financeAmount',
-		type: 'number',
+		type: 'string',
 		default: '',
 		placeholder: 'e.g. 1000',
-		typeOptions: AMOUNT_TYPE_OPTIONS,
 		description: 'Amount financed, 0 to 999,999,999.99, when the event type enables financing',
 	},
-	check: { kind: 'amount' },
+	check: AMOUNT,
 	apiField: 'finance_amount',
 });
 
@@ -121,14 +118,13 @@ const planPayment = field({
 	property: {
 		displayName: 'Payment',
 		name: 'payment',
-		type: 'number',
+		type: 'string',
 		default: '',
 		required: true,
 		placeholder: 'e.g. 87.25',
-		typeOptions: AMOUNT_TYPE_OPTIONS,
 		description: 'Amount of each payment, 0 to 999,999,999.99',
 	},
-	check: { kind: 'amount' },
+	check: AMOUNT,
 	apiField: 'payment',
 });
 
@@ -150,14 +146,13 @@ const planNumberOfPayments = field({
 	property: {
 		displayName: 'Number of Payments',
 		name: 'numberOfPayments',
-		type: 'number',
+		type: 'string',
 		default: '',
 		placeholder: 'e.g. 12',
-		typeOptions: { minValue: 1, maxValue: 1_000_000, numberPrecision: 0 },
 		description:
 			'How many payments, 1 to 1,000,000; leave it empty for event types without a set number of payments',
 	},
-	check: INTEGER_IN_FORM_RANGE,
+	check: { kind: 'integer', min: 1, max: 1_000_000 },
 	apiField: 'number_of_payments',
 });
 

@@ -1,8 +1,8 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { field, INTEGER_IN_FORM_RANGE } from '../../values/field';
+import { field } from '../../values/field';
 import type { ItemInput } from '../../values/itemInput';
-import { AMOUNT_TYPE_OPTIONS, RECORD_ID } from '../../values/checks';
+import { AMOUNT, RECORD_ID, type Check } from '../../values/checks';
 import { BILLING_FREQUENCIES, eventDate, eventDescription } from '../common.fields';
 import type { PreparedRequest } from '../node.type';
 
@@ -44,14 +44,13 @@ const cost = field({
 	property: {
 		displayName: 'Cost',
 		name: 'cost',
-		type: 'number',
+		type: 'string',
 		default: '',
 		required: true,
 		placeholder: 'e.g. 1249.99',
-		typeOptions: AMOUNT_TYPE_OPTIONS,
 		description: 'The billing amount, 0 to 999,999,999.99',
 	},
-	check: { kind: 'amount' },
+	check: AMOUNT,
 	apiField: 'cost',
 });
 
@@ -69,37 +68,37 @@ const billingFrequency = field({
 	apiField: 'billing_frequency',
 });
 
+/** A count of licenses, typed as text like every amount and count (values/checks.ts AMOUNT). */
+const LICENSE_COUNT: Check = { kind: 'integer', min: 1, max: 100_000_000 };
+
 /** Optional, under Additional Fields, with the Lump Sum price model. */
 const licenseCount = field({
 	property: {
 		displayName: 'License Count',
 		name: 'licenseCount',
-		type: 'number',
+		type: 'string',
 		default: '',
 		placeholder: 'e.g. 25',
-		typeOptions: { minValue: 1, maxValue: 100_000_000, numberPrecision: 0 },
 		description: 'Number of licenses, 1 to 100,000,000',
 		displayOptions: { show: { '/priceModel': ['lump_sum'] } },
 	},
-	check: INTEGER_IN_FORM_RANGE,
+	check: LICENSE_COUNT,
 	apiField: 'license_count',
 });
 
-/** Required, and a top-level parameter, with the Per License price model. */
+/** Required (by the node: see FieldDeclaration.requiredWhen), and a top-level parameter, with the Per License price model. */
 const perLicenseCount = field({
 	property: {
 		displayName: 'License Count',
 		name: 'licenseCount',
-		type: 'number',
+		type: 'string',
 		default: '',
-		required: true,
 		placeholder: 'e.g. 25',
-		typeOptions: { minValue: 1, maxValue: 100_000_000, numberPrecision: 0 },
 		description:
 			"Number of licenses, 1 to 100,000,000. Required when 'Price Model' is 'Per License'.",
 		displayOptions: { show: { priceModel: ['per_license'] } },
 	},
-	check: INTEGER_IN_FORM_RANGE,
+	check: LICENSE_COUNT,
 	apiField: 'license_count',
 	requiredWhen: 'with the Per License price model',
 });
