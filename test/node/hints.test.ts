@@ -167,6 +167,15 @@ const cases: HintCase[] = [
 		fixes: [1079.99],
 	},
 	{
+		title: 'an amount with a currency code and a third decimal',
+		parameters: billing('cost'),
+		row: { v: 'USD 1,079.988' },
+		message:
+			"Cost must have at most two decimal places, got \"USD 1,079.988\": round it in the expression, e.g. {{ Math.round(Number($json.v.replace('USD', '').replaceAll(',', '')) * 100) / 100 }} (gives 1079.99)",
+		field: 'cost',
+		fixes: [1079.99],
+	},
+	{
 		title: 'a count 1.200: a decimal point, or a point separating thousands',
 		parameters: billing('licenseCount'),
 		row: { v: '1.200' },

@@ -253,6 +253,10 @@ describe('number text', () => {
 		['£1,249.50', amount, 1249.5],
 		['-$10', amount, -10],
 		['$-10', amount, -10],
+		// an ISO currency code, before or after, as a currency sign is
+		['USD 10', amount, 10],
+		['1.249,00 EUR', amount, 1249],
+		['GBP1,249.50', amount, 1249.5],
 	])('%j (%j) is %d', (text, how, value) => {
 		const number = readNumberText(text, how);
 		expect(number.ok && number.value).toBe(value);
@@ -282,7 +286,9 @@ describe('number text', () => {
 		['1.249,000.5', plain],
 		['$$10', amount],
 		['$10 €', amount],
-		['USD 10', amount],
+		['USD 10', plain],
+		['usd 10', amount],
+		['USD EUR 10', amount],
 		['--10', plain],
 		['1e3', plain],
 		['', plain],

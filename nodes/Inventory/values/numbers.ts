@@ -16,6 +16,12 @@ export const NUMBER_TEXT = /^-?\d+(\.\d+)?$/;
 export const CURRENCY_SIGNS: readonly string[] = ['$', '€', '£'];
 
 /**
+ * An ISO 4217 currency code before or after an amount (`USD 1,249.00`, `1.249,00 EUR`): three capital
+ * letters beside a number have one meaning, and are dropped as a sign is.
+ */
+export const CURRENCY_CODE = '[A-Z]{3}';
+
+/**
  * How sheets write numbers: groups of three digits separated by one of `thousands`, and the last
  * separator a decimal one (`1,249.00`, `1.079,99`, `1 249,50` with a space or a non-breaking space,
  * `1'249.50`). A lone comma is a decimal comma (`12,5`) unless three digits follow it after at most
@@ -45,10 +51,11 @@ export type NumberText =
 const NOT_A_NUMBER: NumberText = { ok: false };
 
 const signs = CURRENCY_SIGNS.map((sign) => sign.replace(/[$]/g, '\\$&')).join('');
-const CURRENCY_BEFORE = new RegExp(`^(-?)\\s*([${signs}])\\s*(-?\\d.*)$`);
-const CURRENCY_AFTER = new RegExp(`^(.*\\d)\\s*([${signs}])$`);
+const CURRENCY = `[${signs}]|${CURRENCY_CODE}`;
+const CURRENCY_BEFORE = new RegExp(`^(-?)\\s*(${CURRENCY})\\s*(-?\\d.*)$`);
+const CURRENCY_AFTER = new RegExp(`^(.*\\d)\\s*(${CURRENCY})$`);
 
-/** The text without its currency sign, and the sign; the text unchanged when it has none. */
+/** The text without its currency sign or code, and that; the text unchanged when it has none. */
 function withoutCurrency(text: string): { rest: string; currency?: string } {
 	const before = CURRENCY_BEFORE.exec(text);
 	if (before) {
@@ -61,7 +68,7 @@ function withoutCurrency(text: string): { rest: string; currency?: string } {
 	return { rest: text };
 }
 
-/** Reads number text; `currency`: whether a currency sign may be given (amounts). */
+/** Reads number text; `currency`: whether a currency sign or code may be given (amounts). */
 export function readNumberText(text: string, { currency }: { currency: boolean }): NumberText {
 	const trimmed = text.trim();
 	const given = currency ? withoutCurrency(trimmed) : { rest: trimmed };
