@@ -167,6 +167,15 @@ const cases: HintCase[] = [
 		fixes: [1079.99],
 	},
 	{
+		title: 'an amount 1.250: 1.25, or a point separating thousands',
+		parameters: billing('cost'),
+		row: { v: '1.250' },
+		message:
+			"Cost can be read two ways, got \"1.250\": 1.25 or 1250 (a point separating thousands). Write it as 1.25 or 1250, or convert it in the expression: {{ Number($json.v) }} gives 1.25, {{ Number($json.v.replaceAll('.', '')) }} gives 1250",
+		field: 'cost',
+		fixes: [1.25, 1250],
+	},
+	{
 		title: 'an amount with a currency code and a third decimal',
 		parameters: billing('cost'),
 		row: { v: 'USD 1,079.988' },

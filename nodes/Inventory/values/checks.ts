@@ -300,6 +300,12 @@ function checkText(value: unknown, maxLength: number, fail: Fail): string {
 	return text;
 }
 
+/** `1.250` in an amount or a count: the number as written, or the point separating thousands. */
+function twoReadingsWithPoint(read: NumberRead, asWritten: number): string {
+	const thousands = read.pointThousands?.value;
+	return `can be read two ways, got ${read.shown}: ${asWritten} or ${thousands} (a point separating thousands). Write it as ${asWritten} or ${thousands}, or convert it in the expression: {{ ${read.expression} }} gives ${asWritten}, {{ ${read.pointThousands?.expression} }} gives ${thousands}`;
+}
+
 function checkAmount(value: unknown, reading: Reading, fail: Fail): number {
 	const read = readNumber(value, 'amount', reading, fail);
 	const given = read.value;
@@ -311,6 +317,9 @@ function checkAmount(value: unknown, reading: Reading, fail: Fail): number {
 		fail(
 			`must have at most two decimal places, got ${read.shown}: round it in the expression, e.g. ${FIX_IT.round(read.expression)} (gives ${Math.round(given * 100) / 100})${pointThousandsFix(read)}`,
 		);
+	// `1.250`: 1.25, or 1250 as a sheet that separates thousands with a point writes it (typed into
+	// Cost by hand too). An amount of cents has no third decimal to tell which.
+	if (read.pointThousands) fail(twoReadingsWithPoint(read, amount));
 	return amount;
 }
 
@@ -326,6 +335,8 @@ function checkInteger(
 	const count = Number.isInteger(given) ? given : withoutNoise(given);
 	if (!Number.isInteger(count))
 		fail(`must be a whole number, got ${read.shown}${pointThousandsFix(read).replace(/^;/, ':')}`);
+	// `12.000`: 12, or 12000 as a sheet that separates thousands with a point writes it.
+	if (read.pointThousands) fail(twoReadingsWithPoint(read, count));
 	if (count < min || count > max)
 		fail(`must be between ${grouped(min)} and ${grouped(max)}, got ${count}`);
 	return count;
