@@ -1,0 +1,92 @@
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { runIdentity, type RunIdentity } from '../idempotency/keys';
+import { readKeySource, type KeySource } from '../idempotency/keySource';
+import { isToolVariant } from '../idempotency/toolMode';
+import type { Sending } from '../scheduling/controller';
+import { openConnection, type RetryPolicy } from '../transport';
+import type { InventoryConnection } from '../transport/connection';
+import { blankRows, blankRowsHint } from '../values/blankRow';
+import { ItemInput } from '../values/itemInput';
+import * as asset from './asset/Asset.resource';
+import type { InventoryOperation, OperationMap, Resource } from './node.type';
+import { readRunOptions } from './options.description';
+import { isDryRun } from './outcomeItems';
+import * as subscription from './subscription/Subscription.resource';
+
+const operations: OperationMap = {
+	asset: asset.operations,
+	subscription: subscription.operations,
+};
+
+/** A map's own entry; a name such as "toString" is no entry. */
+const ownEntry = <T>(map: Partial<Record<string, T>> | undefined, name: string): T | undefined =>
+	map && Object.hasOwn(map, name) ? map[name] : undefined;
+
+/** The operation the node's Resource and Operation choose; refused when the map does not know it. */
+export function chosenOperation(context: IExecuteFunctions): InventoryOperation {
+	const resource = context.getNodeParameter('resource', 0) as Resource;
+	const operationName = context.getNodeParameter('operation', 0) as string;
+	// The parameters may hold values the map does not know (an older workflow, a typo in JSON).
+	const operation = ownEntry<InventoryOperation>(ownEntry(operations, resource), operationName);
+	if (!operation)
+		throw new NodeOperationError(
+			context.getNode(),
+			`The operation "${operationName}" of resource "${resource}" is not supported`,
+		);
+	return operation;
+}
+
+/** What one run of the node reads once: its settings, its credential and its identity. */
+export interface RunSetup {
+	/** The tool variant, which an AI agent or an MCP client calls. */
+	asTool: boolean;
+	keySource: KeySource;
+	connection: InventoryConnection;
+	policy: RetryPolicy;
+	sending: Sending;
+	identity: RunIdentity;
+	dryRun: boolean;
+	/** A thrown value as the node's error, naming the item. */
+	asNodeError(caught: unknown, itemIndex: number): NodeApiError | NodeOperationError;
+}
+
+export async function openRun(context: IExecuteFunctions): Promise<RunSetup> {
+	const asTool = isToolVariant(context);
+	// What counts as the same action; an expression typed as fixed text stops the run before any send.
+	const keySource = readKeySource(context, asTool);
+	const connection = await openConnection(context);
+	const firstItem = new ItemInput(context, 0);
+	const { policy, sending } = firstItem.checked(() => readRunOptions(firstItem));
+	const node = context.getNode();
+	return {
+		asTool,
+		keySource,
+		connection,
+		policy,
+		sending,
+		identity: runIdentity(context),
+		dryRun: isDryRun(context),
+		asNodeError: (caught, itemIndex) =>
+			caught instanceof NodeApiError || caught instanceof NodeOperationError
+				? caught
+				: new NodeOperationError(node, caught as Error, { itemIndex }),
+	};
+}
+
+/**
+ * A row whose cells are all empty (the `;;;;` an Excel CSV ends with) is no failure: it is left out,
+ * with no request and no output item (as a filter leaves an item out: the other items keep their
+ * pairedItem), and an execution hint says so. A tool call is no sheet row.
+ */
+export function leaveOutBlankRows(
+	context: IExecuteFunctions,
+	items: INodeExecutionData[],
+	run: RunSetup,
+): Set<number> {
+	const blank = new Set(run.asTool ? [] : blankRows(items));
+	if (blank.size > 0 && typeof context.addExecutionHints === 'function')
+		context.addExecutionHints({ message: blankRowsHint([...blank]), location: 'outputPane' });
+	return blank;
+}

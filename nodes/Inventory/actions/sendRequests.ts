@@ -1,0 +1,129 @@
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	NodeApiError,
+	NodeOperationError,
+} from 'n8n-workflow';
+
+import { AnsweredKeys, REPEAT_CHECK_FIELD } from '../idempotency/answeredKeys';
+import { withRunSummary } from '../idempotency/runSummary';
+import { ExecutionStopped } from '../scheduling/cancel';
+import { openSendingRun } from '../scheduling/controller';
+import { runInRecordOrder } from '../scheduling/recordOrder';
+import { sendInventoryRequest, type InventoryRequest } from '../transport';
+import { compactForAgent, errorItemJson } from './outcomeItems';
+import { isRequest, type PreparedRun } from './prepareRequests';
+import type { RunSetup } from './runSetup';
+
+/** The note of a tool call replayed because an earlier call sent the same arguments. */
+const CALL_REPLAYED =
+	'A call of this tool with the same arguments was booked before: this is that booking, and nothing new was booked. Calls with the same arguments are one action.';
+
+/** What sending gave: an output item by item index, the items answered, the first failure. */
+interface SentRun {
+	results: INodeExecutionData[];
+	answeredItems: number[];
+	answeredKeys: AnsweredKeys;
+	failure?: { index: number; error: NodeApiError | NodeOperationError };
+}
+
+/**
+ * Sends the prepared requests, items on one record one after another in input order, the others in
+ * parallel, through the run's share of the server's controller (rate, pause and records are shared
+ * by every execution to this server and credential in the process). Without Continue On Fail the
+ * first failure stops what is not yet sent; with it, each failed item becomes an error item.
+ */
+async function sendInRecordOrder(
+	context: IExecuteFunctions,
+	{ requests }: PreparedRun,
+	run: RunSetup,
+): Promise<SentRun> {
+	const sendingRun = openSendingRun(context, run.connection, run.sending);
+	const sent: SentRun = {
+		results: new Array(requests.length),
+		answeredItems: [],
+		// The output says whether the API recorded a row now or replayed it.
+		answeredKeys: new AnsweredKeys(context, run.identity),
+	};
+	const itemOf = (itemIndex: number, json: INodeExecutionData['json']) => ({
+		json,
+		pairedItem: { item: itemIndex },
+	});
+	await runInRecordOrder({
+		records: requests.map((request) => (isRequest(request) ? request.record : undefined)),
+		maxActive: sendingRun.maxActive,
+		locks: sendingRun.records,
+		stopAfterFailure: !context.continueOnFail(),
+		signal: context.getExecutionCancelSignal?.(),
+		work: async (itemIndex, othersWaitForRecord) => {
+			try {
+				const request = requests[itemIndex];
+				if (request instanceof Error) throw request;
+				if (!isRequest(request)) return true;
+				const data = await sendInventoryRequest.call(
+					context,
+					request,
+					run.connection,
+					run.policy,
+					sendingRun.throttle,
+					othersWaitForRecord,
+				);
+				sent.answeredItems.push(itemIndex);
+				sent.answeredKeys.answered(itemIndex, request.idempotencyKey);
+				sent.results[itemIndex] = itemOf(itemIndex, run.asTool ? compactForAgent(data) : data);
+				return true;
+			} catch (caught) {
+				const error = run.asNodeError(caught, itemIndex);
+				// Routed to the error output, where n8n adds the input item's fields (see errorItemJson);
+				// the message names the field or record and the item.
+				if (context.continueOnFail())
+					sent.results[itemIndex] = itemOf(itemIndex, errorItemJson(error));
+				else if (!sent.failure || itemIndex < sent.failure.index)
+					sent.failure = { index: itemIndex, error };
+				return false;
+			}
+		},
+	}).finally(() => sendingRun.close());
+	await sent.answeredKeys.settle();
+	sent.answeredItems.sort((a, b) => a - b);
+	return sent;
+}
+
+/** Each answered item says whether this run recorded it or the API replayed it. */
+function addRepeatChecks(
+	{ results, answeredItems, answeredKeys }: SentRun,
+	prepared: PreparedRun,
+	run: RunSetup,
+): void {
+	for (const index of answeredItems) {
+		const request = prepared.requests[index] as InventoryRequest;
+		const check = answeredKeys.check(index, request.idempotencyKey);
+		// A model reads the note of a replayed call: it says why nothing new was booked.
+		if (run.keySource.basis === 'call' && check.outcome === 'replayed') check.note = CALL_REPLAYED;
+		results[index].json[REPEAT_CHECK_FIELD] = { ...check };
+	}
+}
+
+/**
+ * Sends the run's requests and gives its output: one item per item sent or failed, blank rows left
+ * out. A failure without Continue On Fail stops the node, saying what happened to the rows sent
+ * before it; a stopped execution outputs nothing (nor error items).
+ */
+export async function sendAndCollect(
+	context: IExecuteFunctions,
+	prepared: PreparedRun,
+	run: RunSetup,
+	blank: Set<number>,
+): Promise<INodeExecutionData[]> {
+	const sent = await sendInRecordOrder(context, prepared, run);
+	if (context.getExecutionCancelSignal?.()?.aborted) throw new ExecutionStopped();
+	addRepeatChecks(sent, prepared, run);
+	if (sent.failure)
+		throw withRunSummary(
+			sent.failure.error,
+			sent.answeredItems,
+			sent.answeredItems.every((index) => prepared.keyedByData.has(index)),
+			sent.answeredKeys.counts(),
+		);
+	return sent.results.filter((_, itemIndex) => !blank.has(itemIndex));
+}
