@@ -9,6 +9,7 @@ import {
 import type { InventoryRequest } from '../transport';
 import { failureDetailsOf, FATE_WORDS, type FailureDetails } from '../transport/itemError';
 import { checkReasonsOf } from '../values/itemInput';
+import { LISTED_ITEMS, listedFirst } from '../values/listedFirst';
 
 /**
  * The json of a failed item's error item. n8n (from 2.36) routes an item to the error output when its
@@ -61,9 +62,6 @@ export function dryRunItemJson(
 	};
 }
 
-/** How many failing items the error of a stopped run lists by name; the rest it counts. */
-const LISTED_FAILURES = 10;
-
 /**
  * Without Continue On Fail, items that fail their own checks stop the run before any request is sent
  * (a dry run's too): one error that names the first failing item and lists every failing item with
@@ -77,12 +75,11 @@ export function checksFailure(
 ): NodeApiError | NodeOperationError {
 	const [first] = failures;
 	if (itemCount === 1 && !dryRun) return first.error;
-	const listed = failures
-		.slice(0, LISTED_FAILURES)
-		.map(({ error }) => error.message)
-		.join('; ');
-	const more =
-		failures.length > LISTED_FAILURES ? `; and ${failures.length - LISTED_FAILURES} more` : '';
+	const listed = listedFirst(
+		failures.map(({ error }) => error.message),
+		LISTED_ITEMS,
+		'; ',
+	);
 	const counted = `${failures.length} of ${itemCount} ${itemCount === 1 ? 'item' : 'items'}`;
 	const summary = dryRun
 		? `Dry run: ${counted} would fail`
@@ -93,7 +90,7 @@ export function checksFailure(
 		: 'Correct them and run again, or set On Error to "Continue (using error output)" to send the items that pass and get every failing item, with its reasons, on the error output.';
 	return new NodeOperationError(node, `${summary}. ${firstNamed}${first.error.message}`, {
 		itemIndex: first.itemIndex,
-		description: `Nothing was sent. ${listed}${more}. ${next}`,
+		description: `Nothing was sent. ${listed}. ${next}`,
 	});
 }
 

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { ItemInput } from '../values/itemInput';
+import { listedFirst } from '../values/listedFirst';
 import { describeValue, showText } from '../values/checks';
 import { keyOfValues, keyText, withoutEdges, type KeyBasis } from './keys';
 import type { KeySource } from './keySource';
@@ -113,7 +114,7 @@ function missingColumn(
 	const columns =
 		names.length === 0
 			? 'this row has no columns'
-			: `this row's columns are ${names.slice(0, LISTED_COLUMNS).map(quoted).join(', ')}${names.length > LISTED_COLUMNS ? ` and ${names.length - LISTED_COLUMNS} more` : ''}`;
+			: `this row's columns are ${listedFirst(names.map(quoted), LISTED_COLUMNS)}`;
 	const earlier = earlierNodeWith(context, source, itemIndex, column);
 	const rowKey = `choose Repeat Protection "Each Row Once, Keyed by an Expression" and set Row Key to ${earlierNodeExpression(earlier ?? 'Node name', column)}`;
 	if (earlier !== null)

@@ -1,12 +1,10 @@
 import type { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { LISTED_ITEMS, listedFirst } from '../values/listedFirst';
 import type { RepeatCheck } from './answeredKeys';
 
 /** Item indexes as a message lists them: the first ten, then how many more. */
-const itemList = (indexes: number[]): string =>
-	indexes.length <= 10
-		? indexes.join(', ')
-		: `${indexes.slice(0, 10).join(', ')} and ${indexes.length - 10} more`;
+const itemList = (indexes: number[]): string => listedFirst(indexes.map(String), LISTED_ITEMS);
 
 /**
  * Adds to the error that stops the run what happened to the other rows: how many went through, and
