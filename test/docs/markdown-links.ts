@@ -1,6 +1,8 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 
+import { proseLines, type ProseLine } from './page-text';
+
 /*
  * The relative links of the repository's Markdown files, and whether they resolve: the target file
  * exists (relative to the Markdown file), and an anchor names a heading of the target by GitHub's
@@ -42,23 +44,8 @@ export function findMarkdownFiles(root: string): string[] {
 }
 
 /** The lines outside fenced code blocks, with inline code blanked out (its length kept). */
-function proseLines(markdown: string): Array<{ line: number; text: string }> {
-	const lines = markdown.split(/\r?\n/);
-	const result: Array<{ line: number; text: string }> = [];
-	let fence: string | null = null;
-	lines.forEach((text, index) => {
-		const opening = /^\s{0,3}(`{3,}|~{3,})/.exec(text);
-		if (fence !== null) {
-			if (opening && opening[1][0] === fence[0] && opening[1].length >= fence.length) fence = null;
-			return;
-		}
-		if (opening) {
-			fence = opening[1];
-			return;
-		}
-		result.push({ line: index + 1, text: blankInlineCode(text) });
-	});
-	return result;
+function proseLinesWithoutCode(markdown: string): ProseLine[] {
+	return proseLines(markdown).map(({ line, text }) => ({ line, text: blankInlineCode(text) }));
 }
 
 function blankInlineCode(text: string): string {
@@ -92,7 +79,8 @@ function renderedHeadingText(heading: string): string {
 export function headingAnchors(markdown: string): Set<string> {
 	const anchors = new Set<string>();
 	const seen = new Map<string, number>();
-	for (const { text } of proseLinesKeepingCode(markdown)) {
+	// Inline code stays: a heading's code span is part of its anchor.
+	for (const { text } of proseLines(markdown)) {
 		const heading = /^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$/.exec(text);
 		if (!heading) continue;
 		const slug = githubSlug(heading[1]);
@@ -103,16 +91,10 @@ export function headingAnchors(markdown: string): Set<string> {
 	return anchors;
 }
 
-/** Like proseLines, but inline code stays: a heading's code span is part of its anchor. */
-function proseLinesKeepingCode(markdown: string): Array<{ line: number; text: string }> {
-	const lines = markdown.split(/\r?\n/);
-	return proseLines(markdown).map(({ line }) => ({ line, text: lines[line - 1] }));
-}
-
 /** The relative links of one Markdown file: inline links and images, and reference definitions. */
 export function relativeLinks(file: string, markdown: string): MarkdownLink[] {
 	const links: MarkdownLink[] = [];
-	for (const { line, text } of proseLines(markdown)) {
+	for (const { line, text } of proseLinesWithoutCode(markdown)) {
 		const targets: string[] = [];
 		for (const match of text.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) {
 			targets.push(match[1]);

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { INodeProperties, INodePropertyCollection } from 'n8n-workflow';
@@ -6,6 +6,7 @@ import type { INodeProperties, INodePropertyCollection } from 'n8n-workflow';
 import { inventoryNodeType } from '../harness/engine';
 
 import { ALL_PAGES, codeSpans, paragraphs, readPage, root, USER_PAGES } from './page-text';
+import { sourceFiles } from '../harness/source-files';
 
 /*
  * Every message a page quotes is one the code can produce, every npm script a page names exists, and
@@ -17,14 +18,6 @@ import { ALL_PAGES, codeSpans, paragraphs, readPage, root, USER_PAGES } from './
  * `[item N]`), and each fragment of three words or more must be written, as it is, in a string of
  * nodes/ or credentials/ (strings joined with `+` read as one).
  */
-
-function sourceFiles(folder: string): string[] {
-	return readdirSync(folder).flatMap((name) => {
-		const path = join(folder, name);
-		if (statSync(path).isDirectory()) return sourceFiles(path);
-		return path.endsWith('.ts') ? [path] : [];
-	});
-}
 
 /** What a template fills in (`${…}`), as one word of the corpus. */
 const MARK = '\u0001';

@@ -5,7 +5,7 @@
  * the editor shows it; where a list is not inline (shared option lists, the fields of a collection),
  * what the plugin's sorting rules would ask is checked here instead.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 import type { TSESTree } from '@typescript-eslint/utils';
@@ -14,16 +14,9 @@ import type { INodeProperties, INodePropertyCollection, INodePropertyOptions } f
 import { parser } from 'typescript-eslint';
 
 import { inventoryNodeType, packageRoot } from '../harness/engine';
+import { sourceFiles } from '../harness/source-files';
 
 const root = packageRoot();
-
-function sourceFiles(dir: string): string[] {
-	return readdirSync(dir).flatMap((name) => {
-		const path = join(dir, name);
-		if (statSync(path).isDirectory()) return sourceFiles(path);
-		return path.endsWith('.ts') ? [path] : [];
-	});
-}
 
 /** A parameter literal as the lint reads it: its keys whose values are written as literals. */
 interface Literal {

@@ -1,5 +1,6 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { sourceFiles } from '../harness/source-files';
 
 /*
  * The node's folders are layers (docs/development.md, Layout): a file imports from its own folder
@@ -16,14 +17,6 @@ const LAYERS: Readonly<Record<string, number>> = {
 	transport: 2,
 	scheduling: 1,
 };
-
-function sourceFiles(dir: string): string[] {
-	return readdirSync(dir).flatMap((name) => {
-		const path = join(dir, name);
-		if (statSync(path).isDirectory()) return sourceFiles(path);
-		return path.endsWith('.ts') ? [path] : [];
-	});
-}
 
 /** A file's folder: the first folder under nodes/Inventory, `.` for the node file. */
 function folderOf(path: string): string {

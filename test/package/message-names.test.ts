@@ -7,7 +7,7 @@
  * (`Each Row Once`). What is neither is listed below with why, so a new name of a removed option
  * (an "Idempotency Key" option) fails here until the text or the form is corrected.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 import type {
@@ -19,16 +19,9 @@ import type {
 import ts from 'typescript';
 
 import { inventoryCredentialType, inventoryNodeType, packageRoot } from '../harness/engine';
+import { sourceFiles } from '../harness/source-files';
 
 const root = packageRoot();
-
-function sourceFiles(dir: string): string[] {
-	return readdirSync(dir).flatMap((name) => {
-		const path = join(dir, name);
-		if (statSync(path).isDirectory()) return sourceFiles(path);
-		return path.endsWith('.ts') ? [path] : [];
-	});
-}
 
 /** Every text literal of the package's source, by file: strings, and template parts between `${}`. */
 function literalTexts(): Array<{ file: string; text: string }> {
