@@ -53,6 +53,7 @@ export function prepareRequests(
 	blank: Set<number>,
 ): PreparedRun {
 	const { keySource, identity } = run;
+	const keyedBy = keyedByOf(keySource);
 	const keyBases = new Map<number, KeyBasis>();
 	const built = items.map((item, itemIndex): Prepared => {
 		if (blank.has(itemIndex)) return BLANK;
@@ -64,7 +65,7 @@ export function prepareRequests(
 			}));
 			keyBases.set(itemIndex, basis);
 			const idempotencyKey = chooseIdempotencyKey(basis, { ...identity, itemIndex }, request);
-			return { ...request, itemIndex, idempotencyKey, keyedBy: keyedByOf(keySource) };
+			return { ...request, itemIndex, idempotencyKey, keyedBy };
 		} catch (caught) {
 			return run.asNodeError(caught, itemIndex);
 		}

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { checksFailure, dryRunItemJson, errorItemJson } from './outcomeItems';
-import { isRequest, prepareRequests, type PreparedRun } from './prepareRequests';
+import { BLANK, prepareRequests, type PreparedRun } from './prepareRequests';
 import { chosenOperation, leaveOutBlankRows, openRun, type RunSetup } from './runSetup';
 import { sendAndCollect } from './sendRequests';
 import { toolRefusal } from './toolRefusal';
@@ -43,7 +43,7 @@ function stopOnFailedChecks(
 /** A dry run outputs, for each item, the request it would send or why it fails; blank rows none. */
 function dryRunOutput({ requests, keyedByData }: PreparedRun, run: RunSetup): INodeExecutionData[] {
 	return requests.flatMap((request, itemIndex) => {
-		if (!isRequest(request) && !(request instanceof Error)) return [];
+		if (request === BLANK) return [];
 		const json =
 			request instanceof Error
 				? errorItemJson(request)

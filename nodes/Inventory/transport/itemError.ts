@@ -158,7 +158,7 @@ function eventDateWording({ request, reason }: Answer): Wording | undefined {
  * on this record before with other values (a row corrected after it was booked, the node's fixed
  * values edited, or a step of the same name in a copy of the workflow): the first booking stands.
  */
-function keyReusedWording({ request, reason }: Answer): Wording {
+function keyReusedWording({ request, reason }: Answer, refused: string): Wording {
 	const key = request.idempotencyKey;
 	const booked = `The Inventory API refused this row (409): this step booked ${request.record} for the same row before, with other values, and keeps that booking`;
 	switch (request.keyedBy) {
@@ -180,7 +180,7 @@ function keyReusedWording({ request, reason }: Answer): Wording {
 			};
 		default:
 			return {
-				message: `The Inventory API refused the change (409)${colonReason(reason)}`,
+				message: refused,
 				description: `The Idempotency-Key ${key} was already used for a different request, and the first booking with it stands. If you edited this node and then retried an old execution, run the workflow anew instead.`,
 			};
 	}
@@ -197,7 +197,7 @@ function conflictWording(answer: Answer): Wording {
 				description: `An earlier attempt got no answer (${networkCodeWords(unansweredAttempt ?? '') ?? 'the connection failed'}) and the server still reports the request as in progress${reason ? ` ("${reason}")` : ''}. The Idempotency-Key ${key} is safe to retry: a retry (Retry On Fail, or n8n's Retry execution) replays the result once the server has finished, and never creates a second record. If the server is often this slow, raise the Timeout or Max Retries option.`,
 			};
 		case 'keyReused':
-			return keyReusedWording(answer);
+			return keyReusedWording(answer, message);
 		case 'keyInFlight':
 			return {
 				message,
