@@ -22,6 +22,12 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 	private readonly lists = new Map<string, string[]>();
 	/** When set, every call fails with it (a database that does not answer). */
 	failWith: Error | undefined;
+	/**
+	 * How many of the next recording calls another n8n process overwrites at once (its write of the
+	 * list as it read it before): the keys such a call added are gone again, as n8n's store, with no
+	 * lock, can lose them to a queue worker writing at the same moment.
+	 */
+	writesLostToAnotherProcess = 0;
 	/** Every call, for assertions on how the node uses the store. */
 	readonly calls: Array<{ method: string; scope: DeduplicationScope; items?: string[] }> = [];
 
@@ -53,7 +59,7 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 		this.check('checkProcessedAndRecord', scope, items);
 		if (options.mode !== 'entries') throw new Error('Only the "entries" mode is modelled here');
 		const name = InMemoryDeduplicator.listName(scope, contextData);
-		const list = this.lists.get(name) ?? [];
+		const list = [...(this.lists.get(name) ?? [])];
 		const before = new Set(list);
 		const output: IDeduplicationOutput = { new: [], processed: [] };
 		for (const item of items) {
@@ -65,7 +71,8 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 			}
 		}
 		if (options.maxEntries) list.splice(0, Math.max(0, list.length - options.maxEntries));
-		this.lists.set(name, list);
+		if (this.writesLostToAnotherProcess > 0) this.writesLostToAnotherProcess--;
+		else this.lists.set(name, list);
 		return output;
 	}
 
@@ -113,6 +120,7 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 		this.lists.clear();
 		this.calls.length = 0;
 		this.failWith = undefined;
+		this.writesLostToAnotherProcess = 0;
 	}
 }
 

@@ -136,7 +136,8 @@ describe('each row once, keyed by columns', () => {
 		expect(first.data.resultData.runData.Inventory[0].hints).toEqual([]);
 		expect(second.data.resultData.runData.Inventory[0].hints).toEqual([
 			{
-				message: '3 rows were recorded before and replayed: nothing was booked again for them.',
+				message:
+					'Of the rows sent: 3 recorded before and replayed. Nothing was booked again for a row recorded before.',
 				location: 'outputPane',
 			},
 		]);
@@ -161,6 +162,34 @@ describe('each row once, keyed by columns', () => {
 			{ method: 'checkProcessedAndRecord', scope: 'node', items: keys },
 			{ method: 'getProcessedDataCount', scope: 'node' },
 			{ method: 'checkProcessedAndRecord', scope: 'node', items: keys },
+		]);
+	});
+
+	test('keys another process overwrites in the store are recorded again until a check finds them; the next run says replayed', async () => {
+		const { sandbox } = env;
+		// the write that records the keys and the check after it are both overwritten by another process
+		deduplicationStore.writesLostToAnotherProcess = 2;
+		const first = await runInventory(sandbox, sheet, todoByColumns(), { executionId: 'run-1' });
+		const keys = sheet.map(({ po_number, asset }) =>
+			businessKey('POST', TODO_PATH(asset), po_number),
+		);
+		expect(checksOf(first)).toEqual(
+			keys.map((key) => ({ outcome: 'recorded', idempotencyKey: key })),
+		);
+		// recorded, lost; checked, recorded again, lost; checked after a pause, recorded, kept; checked: all there
+		expect(deduplicationStore.calls).toEqual([
+			{ method: 'getProcessedDataCount', scope: 'node' },
+			...Array.from({ length: 4 }, () => ({
+				method: 'checkProcessedAndRecord',
+				scope: 'node',
+				items: keys,
+			})),
+		]);
+		const second = await runInventory(sandbox, sheet, todoByColumns(), { executionId: 'run-2' });
+		expect(checksOf(second).map((check) => (check as IDataObject).outcome)).toEqual([
+			'replayed',
+			'replayed',
+			'replayed',
 		]);
 	});
 
@@ -366,7 +395,7 @@ describe('only retries of this execution', () => {
 			failedExecutionId: 'exec-fail',
 		});
 		expect(runError(retry).description).toMatch(
-			/Before this failure, 3 other rows of this run went through \(3 replayed, recorded before\): items 0, 1, 3\./,
+			/Before this failure, 3 other rows of this run went through \(3 recorded before and replayed\): items 0, 1, 3\./,
 		);
 		expect(sandbox.state().todos).toHaveLength(3);
 		// Without the request that asks, after the 404, whether the Base URL is the API (once per run).
@@ -392,7 +421,7 @@ describe('a failure after other rows went through', () => {
 			/\n\nBefore this failure, 2 other rows of this run went through \(2 recorded now\): items 0, 1\. They are keyed by your data: Retry execution, or running the workflow again, replays them instead of booking them twice, and sends the rest\.$/,
 		);
 		const again = await runInventory(sandbox, rows, todoByColumns());
-		expect(runError(again).description).toMatch(/\(2 replayed, recorded before\): items 0, 1\./);
+		expect(runError(again).description).toMatch(/\(2 recorded before and replayed\): items 0, 1\./);
 		expect(sandbox.state().todos).toHaveLength(2);
 	});
 

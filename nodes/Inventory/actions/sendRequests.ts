@@ -15,10 +15,6 @@ import { compactForAgent, errorItemJson } from './outcomeItems';
 import { isRequest, type PreparedRun } from './prepareRequests';
 import type { RunSetup } from './runSetup';
 
-/** The note of a tool call replayed because an earlier call sent the same arguments. */
-const CALL_REPLAYED =
-	'A call of this tool with the same arguments was booked before: this is that booking, and nothing new was booked. Calls with the same arguments are one action.';
-
 /** What sending gave: an output item by item index, the items answered, the first failure. */
 interface SentRun {
 	results: INodeExecutionData[];
@@ -43,7 +39,7 @@ async function sendInRecordOrder(
 		results: new Array(requests.length),
 		answeredItems: [],
 		// The output says whether the API recorded a row now or replayed it.
-		answeredKeys: new AnsweredKeys(context, run.identity),
+		answeredKeys: new AnsweredKeys(context, run.identity, run.keySource.basis),
 	};
 	const itemOf = (itemIndex: number, json: INodeExecutionData['json']) => ({
 		json,
@@ -93,14 +89,12 @@ async function sendInRecordOrder(
 function addRepeatChecks(
 	{ results, answeredItems, answeredKeys }: SentRun,
 	prepared: PreparedRun,
-	run: RunSetup,
 ): void {
 	for (const index of answeredItems) {
 		const request = prepared.requests[index] as InventoryRequest;
-		const check = answeredKeys.check(index, request.idempotencyKey);
-		// A model reads the note of a replayed call: it says why nothing new was booked.
-		if (run.keySource.basis === 'call' && check.outcome === 'replayed') check.note = CALL_REPLAYED;
-		results[index].json[REPEAT_CHECK_FIELD] = { ...check };
+		results[index].json[REPEAT_CHECK_FIELD] = {
+			...answeredKeys.check(index, request.idempotencyKey),
+		};
 	}
 }
 
@@ -117,7 +111,7 @@ export async function sendAndCollect(
 ): Promise<INodeExecutionData[]> {
 	const sent = await sendInRecordOrder(context, prepared, run);
 	if (context.getExecutionCancelSignal?.()?.aborted) throw new ExecutionStopped();
-	addRepeatChecks(sent, prepared, run);
+	addRepeatChecks(sent, prepared);
 	if (sent.failure)
 		throw withRunSummary(
 			sent.failure.error,

@@ -1,6 +1,8 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
+import { waitUnlessStopped } from '../scheduling/cancel';
 import type { RunIdentity } from './keys';
+import type { KeySource } from './keySource';
 
 /** The output field that says whether a row was recorded now or replayed. camelCase: the API's fields are snake_case. */
 export const REPEAT_CHECK_FIELD = 'repeatCheck';
@@ -11,12 +13,40 @@ export const ANSWERED_KEYS_KEPT = 10_000;
 /** Answered keys go to the store in batches of this size while a run is sending, the rest at its end. */
 const RECORD_EVERY = 50;
 
+const STORE_OPTIONS = { mode: 'entries' as const, maxEntries: ANSWERED_KEYS_KEPT };
+
+/** How often keys lost to another process's write are checked again (store()). */
+const CHECKS_AFTER_A_LOSS = 4;
+
+/** The pause before the nth check after a loss: random, up to 50 ms times n. */
+const pauseBeforeCheck = (check: number): number => Math.round(Math.random() * 50 * check);
+
 export interface RepeatCheck {
 	/** `recorded`: this execution recorded it; `replayed`: recorded before, the API replayed it. */
 	outcome: 'recorded' | 'replayed' | 'unknown';
 	idempotencyKey: string;
 	/** Why the node cannot tell, or which row of this run it repeats. */
 	note?: string;
+}
+
+/** How many answered rows were recorded now, replayed, or cannot be told, as messages say it. */
+export function repeatCountsInWords(counts: Record<RepeatCheck['outcome'], number>): string {
+	return [
+		counts.recorded && `${counts.recorded} recorded now`,
+		counts.replayed && `${counts.replayed} recorded before and replayed`,
+		counts.unknown && `${counts.unknown} not known whether new or replayed`,
+	]
+		.filter(Boolean)
+		.join(', ');
+}
+
+/** The note of a replayed row: a tool's model reads why nothing new was booked. */
+function replayNote(keyedBy: KeySource['basis'], earlierItem?: number): string {
+	if (keyedBy === 'call')
+		return 'A call of this tool with the same arguments was booked before: this is that booking, and nothing new was booked. Calls with the same arguments are one action.';
+	return earlierItem === undefined
+		? 'This key had been answered before (an earlier execution or try); the API replayed that result and booked nothing new.'
+		: `Item ${earlierItem} of this run has the same key; the API replayed its result.`;
 }
 
 const API_DOES_NOT_SAY = 'the API does not say whether it replayed a request.';
@@ -58,6 +88,8 @@ export class AnsweredKeys {
 	constructor(
 		private readonly context: IExecuteFunctions,
 		identity: RunIdentity,
+		/** What the keys stand for: a tool call's replay is said to its model. */
+		private readonly keyedBy: KeySource['basis'],
 	) {
 		const { helpers } = context;
 		if (
@@ -78,7 +110,7 @@ export class AnsweredKeys {
 		if (earlierItem !== undefined) {
 			this.outcomes.set(itemIndex, {
 				outcome: 'replayed',
-				note: `Item ${earlierItem} of this run has the same key; the API replayed its result.`,
+				note: replayNote(this.keyedBy, earlierItem),
 			});
 			return;
 		}
@@ -91,15 +123,18 @@ export class AnsweredKeys {
 	async settle(): Promise<void> {
 		this.record();
 		await this.recording;
-		const { recorded, replayed, unknown } = this.counts();
-		if (replayed + unknown === 0 || typeof this.context.addExecutionHints !== 'function') return;
-		const parts = [
-			replayed &&
-				`${replayed} ${replayed === 1 ? 'row was' : 'rows were'} recorded before and replayed: nothing was booked again for ${replayed === 1 ? 'it' : 'them'}`,
-			recorded && `${recorded} recorded now`,
-			unknown && `${unknown} not known whether new or replayed (see repeatCheck.note)`,
+		const counts = this.counts();
+		if (
+			counts.replayed + counts.unknown === 0 ||
+			typeof this.context.addExecutionHints !== 'function'
+		)
+			return;
+		const message = [
+			`Of the rows sent: ${repeatCountsInWords(counts)}.`,
+			counts.replayed > 0 && 'Nothing was booked again for a row recorded before.',
+			counts.unknown > 0 && `Each row not known says why in ${REPEAT_CHECK_FIELD}.note.`,
 		].filter(Boolean);
-		this.context.addExecutionHints({ message: `${parts.join('; ')}.`, location: 'outputPane' });
+		this.context.addExecutionHints({ message: message.join(' '), location: 'outputPane' });
 	}
 
 	/** The repeat check of an answered item. */
@@ -143,7 +178,7 @@ export class AnsweredKeys {
 				if (replayed.has(key))
 					this.outcomes.set(itemIndex, {
 						outcome: 'replayed',
-						note: 'This key had been answered before (an earlier execution or try); the API replayed that result and booked nothing new.',
+						note: replayNote(this.keyedBy),
 					});
 				else if (this.storeWasFull)
 					this.outcomes.set(itemIndex, {
@@ -168,28 +203,38 @@ export class AnsweredKeys {
 	 * Records the keys; resolves to those the store held already. n8n's store keeps one list per node
 	 * and reads and writes it whole, with no lock: two n8n processes (queue workers) recording at the
 	 * same moment can both insert it (one fails: tried again) or one can overwrite the other's keys, so
-	 * the keys recorded now are checked once more (and recorded again if they were lost).
+	 * the keys recorded now are checked once more, and recorded again if they were lost. A loss means
+	 * another process is writing the list at the same moment, and its next write may drop them again:
+	 * then they are checked again after a pause of random length, which lets the two writers' turns
+	 * drift apart, until a check finds them all (at most CHECKS_AFTER_A_LOSS times).
 	 */
 	private async store(batch: Array<{ key: string }>): Promise<Set<string>> {
 		const { helpers } = this.context;
-		const options = { mode: 'entries' as const, maxEntries: ANSWERED_KEYS_KEPT };
 		if (this.storeWasFull === undefined) {
 			const count = await withOneRetry(
-				async () => await helpers.getProcessedDataCount('node', options),
+				async () => await helpers.getProcessedDataCount('node', STORE_OPTIONS),
 			);
 			this.storeWasFull = count >= ANSWERED_KEYS_KEPT;
 		}
 		const keys = batch.map(({ key }) => key);
-		const { processed } = await withOneRetry(
-			async () => await helpers.checkProcessedAndRecord(keys, 'node', options),
-		);
-		const before = new Set(processed.map(String));
+		const before = await this.recordKeys(keys);
 		const recordedNow = keys.filter((key) => !before.has(key));
-		if (recordedNow.length > 0)
-			await withOneRetry(
-				async () => await helpers.checkProcessedAndRecord(recordedNow, 'node', options),
-			);
+		if (recordedNow.length === 0) return before;
+		const signal = this.context.getExecutionCancelSignal?.();
+		for (let check = 0; check <= CHECKS_AFTER_A_LOSS; check++) {
+			if (check > 0) await waitUnlessStopped(pauseBeforeCheck(check), signal);
+			const found = await this.recordKeys(recordedNow);
+			if (recordedNow.every((key) => found.has(key))) break;
+		}
 		return before;
+	}
+
+	/** Records the keys in the store; resolves to those it held already. */
+	private async recordKeys(keys: string[]): Promise<Set<string>> {
+		const { processed } = await withOneRetry(
+			async () => await this.context.helpers.checkProcessedAndRecord(keys, 'node', STORE_OPTIONS),
+		);
+		return new Set(processed.map(String));
 	}
 }
 

@@ -1,7 +1,7 @@
 import type { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { LISTED_ITEMS, listedFirst } from '../values/listedFirst';
-import type { RepeatCheck } from './answeredKeys';
+import { repeatCountsInWords, type RepeatCheck } from './answeredKeys';
 
 /** Item indexes as a message lists them: the first ten, then how many more. */
 const itemList = (indexes: number[]): string => listedFirst(indexes.map(String), LISTED_ITEMS);
@@ -18,15 +18,7 @@ export function withRunSummary(
 ): NodeApiError | NodeOperationError {
 	if (sentItems.length === 0) return error;
 	const rows = sentItems.length === 1 ? '1 other row' : `${sentItems.length} other rows`;
-	const split = counts
-		? ` (${[
-				counts.recorded && `${counts.recorded} recorded now`,
-				counts.replayed && `${counts.replayed} replayed, recorded before`,
-				counts.unknown && `${counts.unknown} not known whether new or replayed`,
-			]
-				.filter(Boolean)
-				.join(', ')})`
-		: '';
+	const split = counts ? ` (${repeatCountsInWords(counts)})` : '';
 	const [they, them, are] = sentItems.length === 1 ? ['It', 'it', 'is'] : ['They', 'them', 'are'];
 	const next = keyedByData
 		? `${they} ${are} keyed by your data: Retry execution, or running the workflow again, replays ${them} instead of booking ${them} twice, and sends the rest.`
