@@ -59,8 +59,6 @@ export const BILLING_FREQUENCIES: INodePropertyOptions[] = [
 ];
 
 /** The recurring frequencies (payments of an acquisition): all but Upfront. */
-export const RECURRING_FREQUENCIES: INodePropertyOptions[] = [
-	{ name: 'Monthly', value: 'monthly', description: 'Recurring, every month' },
-	{ name: 'Quarterly', value: 'Quarterly', description: 'Recurring, every quarter' },
-	{ name: 'Yearly', value: 'yearly', description: 'Recurring, every year' },
-];
+export const RECURRING_FREQUENCIES: INodePropertyOptions[] = BILLING_FREQUENCIES.filter(
+	({ value }) => value !== 'upfront',
+);

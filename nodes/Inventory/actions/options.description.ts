@@ -90,17 +90,19 @@ export const runOptions = {
 		},
 		check: INTEGER_IN_FORM_RANGE,
 	}),
-};
-
-/** Read once per run, from the first item (outcomeItems.isDryRun). */
-export const dryRunOption: INodeProperties = {
-	displayName: 'Dry Run',
-	name: 'dryRun',
-	type: 'boolean',
-	default: false,
-	description:
-		'Whether to run every check on every item and output the request each would send (method, path, body, Idempotency-Key) without sending anything',
-	hint: 'Nothing is sent, not even to test the credential. Items that fail a check go to the error output (or stop the node) with their reasons. The keys shown belong to this execution: a real run sends keys of its own, unless they come from the row data (Repeat Protection keyed by columns or an expression).',
+	/** Checks every item and outputs the requests instead of sending them. */
+	dryRun: field({
+		property: {
+			displayName: 'Dry Run',
+			name: 'dryRun',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to run every check on every item and output the request each would send (method, path, body, Idempotency-Key) without sending anything',
+			hint: 'Nothing is sent, not even to test the credential. Items that fail a check go to the error output (or stop the node) with their reasons. The keys shown belong to this execution: a real run sends keys of its own, unless they come from the row data (Repeat Protection keyed by columns or an expression).',
+		},
+		check: { kind: 'boolean' },
+	}),
 };
 
 /** The Options collection: its entries listed by display name, as n8n's style asks. */
@@ -112,7 +114,7 @@ export const options: INodeProperties = {
 	default: {},
 	options: [
 		dateOrderOption.property,
-		dryRunOption,
+		runOptions.dryRun.property,
 		runOptions.concurrency.property,
 		runOptions.maxConcurrency.property,
 		runOptions.maxRetries.property,
@@ -122,22 +124,28 @@ export const options: INodeProperties = {
 	],
 };
 
-/** The run's sending mode and retry policy, from the options of the first item; an option not set takes its default. */
-export function readRunOptions(input: ItemInput): { sending: Sending; policy: RetryPolicy } {
+/** The run's options, read once from the first item; an option not set takes its default. */
+export function readRunOptions(input: ItemInput): {
+	sending: Sending;
+	policy: RetryPolicy;
+	dryRun: boolean;
+} {
 	const options = input.collection('options');
 	const read = (field: Field) =>
-		(input.value(field, options[field.parameter]) ?? field.property.default) as number;
+		input.value(field, options[field.parameter]) ?? field.property.default;
+	const numberOf = (field: Field) => read(field) as number;
 	const automatic = options[runOptions.concurrency.parameter] === undefined;
 	return {
 		sending: automatic
-			? { mode: 'automatic', maxInFlight: read(runOptions.maxConcurrency) }
-			: { mode: 'fixed', concurrency: read(runOptions.concurrency) },
+			? { mode: 'automatic', maxInFlight: numberOf(runOptions.maxConcurrency) }
+			: { mode: 'fixed', concurrency: numberOf(runOptions.concurrency) },
 		policy: {
-			maxRetries: read(runOptions.maxRetries),
-			baseDelayMs: read(runOptions.retryDelay),
-			maxDelayMs: read(runOptions.maxRetryWait),
-			timeoutMs: read(runOptions.timeout),
+			maxRetries: numberOf(runOptions.maxRetries),
+			baseDelayMs: numberOf(runOptions.retryDelay),
+			maxDelayMs: numberOf(runOptions.maxRetryWait),
+			timeoutMs: numberOf(runOptions.timeout),
 			concurrencyOption: (automatic ? runOptions.maxConcurrency : runOptions.concurrency).label,
 		},
+		dryRun: read(runOptions.dryRun) === true,
 	};
 }

@@ -1,10 +1,4 @@
-import {
-	NodeOperationError,
-	type IDataObject,
-	type IExecuteFunctions,
-	type INode,
-	type NodeApiError,
-} from 'n8n-workflow';
+import { NodeOperationError, type IDataObject, type INode, type NodeApiError } from 'n8n-workflow';
 
 import type { InventoryRequest } from '../transport';
 import { failureDetailsOf, FATE_WORDS, type FailureDetails } from '../transport/itemError';
@@ -35,11 +29,6 @@ export function errorItemJson(error: NodeApiError | NodeOperationError): IDataOb
 			description: error.description ?? null,
 		},
 	};
-}
-
-/** Whether this run is a dry run (the Dry Run option, read from the first item). */
-export function isDryRun(context: IExecuteFunctions): boolean {
-	return context.getNodeParameter('options.dryRun', 0, false) === true;
 }
 
 /** What a dry run outputs for an item whose request passed every check: the request it would send. */

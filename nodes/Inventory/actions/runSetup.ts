@@ -12,7 +12,6 @@ import { ItemInput } from '../values/itemInput';
 import * as asset from './asset/Asset.resource';
 import type { InventoryOperation, OperationMap, Resource } from './node.type';
 import { readRunOptions } from './options.description';
-import { isDryRun } from './outcomeItems';
 import * as subscription from './subscription/Subscription.resource';
 
 const operations: OperationMap = {
@@ -58,7 +57,7 @@ export async function openRun(context: IExecuteFunctions): Promise<RunSetup> {
 	const keySource = readKeySource(context, asTool);
 	const connection = await openConnection(context);
 	const firstItem = new ItemInput(context, 0);
-	const { policy, sending } = firstItem.checked(() => readRunOptions(firstItem));
+	const { policy, sending, dryRun } = firstItem.checked(() => readRunOptions(firstItem));
 	const node = context.getNode();
 	return {
 		asTool,
@@ -67,7 +66,7 @@ export async function openRun(context: IExecuteFunctions): Promise<RunSetup> {
 		policy,
 		sending,
 		identity: runIdentity(context),
-		dryRun: isDryRun(context),
+		dryRun,
 		asNodeError: (caught, itemIndex) =>
 			caught instanceof NodeApiError || caught instanceof NodeOperationError
 				? caught
