@@ -20,9 +20,9 @@ export class Inventory implements INodeType {
 		icon: { light: 'file:inventory.svg', dark: 'file:inventory.dark.svg' },
 		group: ['output'],
 		version: 1,
-		// The operation's name as the Operation dropdown shows it (not its value).
+		// The operation's name as the Operation dropdown shows it, from its value ("createTodo": "Create Todo").
 		subtitle:
-			'={{ ({ createTodo: "Create Todo", recordAcquisition: "Record Acquisition", updateBilling: "Update Billing" })[$parameter["operation"]] }}',
+			'={{ $parameter["operation"].replace(/[A-Z]/g, " $&").replace(/^./, (first) => first.toUpperCase()) }}',
 		description:
 			'Create asset todos, update subscription billing and record asset acquisitions in the Asset and Subscription Inventory API, without duplicates on retries',
 		defaults: { name: 'Inventory' },

@@ -10,13 +10,32 @@ import { join, relative } from 'node:path';
 
 import type { TSESTree } from '@typescript-eslint/utils';
 import { id } from 'eslint-plugin-n8n-nodes-base/dist/lib/ast/identifiers';
-import type { INodeProperties, INodePropertyCollection, INodePropertyOptions } from 'n8n-workflow';
+import {
+	Workflow,
+	type INode,
+	type INodeProperties,
+	type INodePropertyCollection,
+	type INodePropertyOptions,
+} from 'n8n-workflow';
 import { parser } from 'typescript-eslint';
 
-import { inventoryNodeType, packageRoot } from '../harness/engine';
+import { fromDist, INVENTORY_TYPE, inventoryNodeType, packageRoot } from '../harness/engine';
 import { sourceFiles } from '../harness/source-files';
 
 const root = packageRoot();
+
+/** Each resource's operations map, as the router reads it. */
+const operationsOf = (resourceFile: string) =>
+	(fromDist(`./nodes/Inventory/actions/${resourceFile}.js`) as { operations: object }).operations;
+const routedOperations: Record<string, object> = {
+	asset: operationsOf('asset/Asset.resource'),
+	subscription: operationsOf('subscription/Subscription.resource'),
+};
+
+/** The Operation dropdown of each resource. */
+const operationDropdowns = inventoryNodeType.description.properties.filter(
+	({ name }) => name === 'operation',
+);
 
 /** A parameter literal as the lint reads it: its keys whose values are written as literals. */
 interface Literal {
@@ -151,13 +170,47 @@ describe("the form as n8n's lint reads it", () => {
 		expect(behaviourNumbers.filter(({ default: d }) => typeof d !== 'number')).toEqual([]);
 	});
 
-	test('the canvas subtitle names every operation by its name in the Operation dropdown', () => {
+	test("each resource's Operation dropdown lists exactly the operations its map routes", () => {
+		const listed = Object.fromEntries(
+			operationDropdowns.map(({ displayOptions, options }) => [
+				String(displayOptions?.show?.resource?.[0]),
+				(options as INodePropertyOptions[]).map(({ value }) => String(value)).sort(),
+			]),
+		);
+		const routed = Object.fromEntries(
+			Object.entries(routedOperations).map(([resource, map]) => [
+				resource,
+				Object.keys(map).sort(),
+			]),
+		);
+		expect(listed).toEqual(routed);
+	});
+
+	test('the canvas subtitle is the name the Operation dropdown shows for the chosen operation', () => {
 		const subtitle = String(inventoryNodeType.description.subtitle);
-		const operations = inventoryNodeType.description.properties
-			.filter(({ name }) => name === 'operation')
-			.flatMap(({ options }) => options as INodePropertyOptions[]);
-		const names = operations.map(({ name, value }) => `${String(value)}: "${name}"`);
-		for (const name of names) expect(subtitle).toContain(name);
-		expect(subtitle.match(/\w+: "/g)).toHaveLength(operations.length);
+		const nodeTypes = {
+			getByName: () => inventoryNodeType,
+			getByNameAndVersion: () => inventoryNodeType,
+			getKnownTypes: () => ({}),
+		};
+		const shown = operationDropdowns.flatMap(({ displayOptions, options }) =>
+			(options as INodePropertyOptions[]).map(({ value }) => {
+				const node: INode = {
+					id: 'subtitle',
+					name: 'Inventory',
+					type: INVENTORY_TYPE,
+					typeVersion: 1,
+					position: [0, 0],
+					parameters: { resource: String(displayOptions?.show?.resource?.[0]), operation: value },
+				};
+				const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
+				return workflow.expression.getSimpleParameterValue(node, subtitle, 'internal', {});
+			}),
+		);
+		expect(shown).toEqual(
+			operationDropdowns.flatMap(({ options }) =>
+				(options as INodePropertyOptions[]).map(({ name }) => name),
+			),
+		);
 	});
 });

@@ -10,11 +10,12 @@ import type { InventoryConnection } from '../transport/connection';
 import { blankRows, blankRowsHint } from '../values/blankRow';
 import { ItemInput } from '../values/itemInput';
 import * as asset from './asset/Asset.resource';
-import type { InventoryOperation, OperationMap, Resource } from './node.type';
+import type { InventoryOperation } from './node.type';
 import { readRunOptions } from './options.description';
 import * as subscription from './subscription/Subscription.resource';
 
-const operations: OperationMap = {
+/** Each resource's operations by their value in its Operation dropdown (test/package/form.test.ts holds the two together). */
+const operations: Record<string, Record<string, InventoryOperation>> = {
 	asset: asset.operations,
 	subscription: subscription.operations,
 };
@@ -25,7 +26,7 @@ const ownEntry = <T>(map: Partial<Record<string, T>> | undefined, name: string):
 
 /** The operation the node's Resource and Operation choose; refused when the map does not know it. */
 export function chosenOperation(context: IExecuteFunctions): InventoryOperation {
-	const resource = context.getNodeParameter('resource', 0) as Resource;
+	const resource = context.getNodeParameter('resource', 0) as string;
 	const operationName = context.getNodeParameter('operation', 0) as string;
 	// The parameters may hold values the map does not know (an older workflow, a typo in JSON).
 	const operation = ownEntry<InventoryOperation>(ownEntry(operations, resource), operationName);

@@ -3,7 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import * as createTodo from './createTodo.operation';
 import * as recordAcquisition from './recordAcquisition.operation';
 
-/** The router's map of this resource: an operation left out of it fails to compile there. */
+/** This resource's operations by their value in the Operation dropdown below, which lists each. */
 export const operations = { createTodo, recordAcquisition };
 
 export const description: INodeProperties[] = [

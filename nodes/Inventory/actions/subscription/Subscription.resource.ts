@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import * as updateBilling from './updateBilling.operation';
 
-/** The router's map of this resource: an operation left out of it fails to compile there. */
+/** This resource's operations by their value in the Operation dropdown below, which lists each. */
 export const operations = { updateBilling };
 
 export const description: INodeProperties[] = [
