@@ -9,7 +9,7 @@ import { DateTime } from 'luxon';
 
 import { dateHelpers, numberHelpers, validationHelpers } from '../node/package-modules';
 import type { DateOrder, DateRefusal } from '../../nodes/Inventory/values/dates';
-import type { Check, Reading } from '../../nodes/Inventory/values/checks';
+import type { Check, CheckContext } from '../../nodes/Inventory/values/checks';
 
 const { readDate, DATE_NUMBERS } = dateHelpers;
 const { readNumberText } = numberHelpers;
@@ -300,13 +300,13 @@ describe('number text', () => {
 describe('checks: what is taken, and each fix offered evaluated on the refused value', () => {
 	/** Checks `value` as `$json.v` gives it; the result, or the message of the refusal. */
 	function check(check: Check, value: unknown, order?: DateOrder): unknown {
-		const reading: Reading = {
+		const context: CheckContext = {
 			timeZone: ZONE,
 			dateOrder: () => order,
 			source: () => '$json.v',
 		};
 		try {
-			return checkValue(check, value, reading, (problem) => {
+			return checkValue(check, value, context, (problem) => {
 				throw new Error(problem);
 			});
 		} catch (error) {
@@ -391,14 +391,14 @@ describe('checks: what is taken, and each fix offered evaluated on the refused v
 	);
 
 	test('without the expression that gives it, a fix shows where the value goes', () => {
-		const reading: Reading = {
+		const context: CheckContext = {
 			timeZone: ZONE,
 			dateOrder: () => undefined,
 			source: () => undefined,
 		};
 		let message = '';
 		try {
-			checkValue({ kind: 'date' }, '04/05/2026', reading, (problem) => {
+			checkValue({ kind: 'date' }, '04/05/2026', context, (problem) => {
 				throw new Error(problem);
 			});
 		} catch (error) {

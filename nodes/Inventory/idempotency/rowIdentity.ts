@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 import type { ItemInput } from '../values/itemInput';
 import { listedFirst } from '../values/listedFirst';
-import { describeValue, showText } from '../values/checks';
+import { describeValue, showText } from '../values/shownText';
 import { keyOfValues, keyText, withoutEdges, type KeyBasis } from './keys';
 import type { KeySource } from './keySource';
 

@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { rangeWords, type Check } from './checks';
+import type { Check } from './checks';
+import { rangeWords } from './rangeWords';
 
 /** Who a problem is about: the name shown in the message, the parameter and API field in its description. */
 export interface Subject {

@@ -4,7 +4,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { DateOrder } from './dates';
 import { dateOrderOption } from './dateOrder';
 import type { Field, FieldCheck, Subject } from './field';
-import { checkValue, isEmptyValue, type Reading, type RequestValue } from './checks';
+import { checkValue, isEmptyValue, type CheckContext, type RequestValue } from './checks';
 
 /**
  * The reasons of an item's failed checks, by the field as the API names it in a 422's reasons (its
@@ -159,7 +159,7 @@ export class ItemInput {
 					this.fail(field, `is required${field.requiredWhen ? ` ${field.requiredWhen}` : ''}`);
 				return undefined;
 			}
-			return checkValue(field.check, value, this.reading(path), (problem) =>
+			return checkValue(field.check, value, this.checkContext(path), (problem) =>
 				this.fail(field, problem),
 			);
 		} catch (caught) {
@@ -170,7 +170,7 @@ export class ItemInput {
 		}
 	}
 
-	private reading(path: string | (() => string | undefined) | undefined): Reading {
+	private checkContext(path: string | (() => string | undefined) | undefined): CheckContext {
 		return {
 			timeZone: this.context.getTimezone(),
 			dateOrder: () => this.dateOrder(),
