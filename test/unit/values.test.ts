@@ -1,5 +1,5 @@
 /**
- * The reading tables on their own (values/dates.ts, values/numbers.ts, values/checks.ts):
+ * The reading tables on their own (values/dates.ts and sheetDates.ts, values/numbers.ts, values/checks.ts):
  * date text as sheets write it, numbers in a date field by range, number text with separators; each
  * refusal's Luxon format applied with Luxon, and each offered expression evaluated, to the refused
  * value. The engine runs of the same (request bodies, messages) are node/values.test.ts and
@@ -8,7 +8,7 @@
 import { DateTime } from 'luxon';
 
 import { dateHelpers, numberHelpers, validationHelpers } from '../node/package-modules';
-import type { DateOrder, DateRefusal } from '../../nodes/Inventory/values/dates';
+import type { DateOrder, DateRefusal } from '../../nodes/Inventory/values/dateReading';
 import type { Check, CheckContext } from '../../nodes/Inventory/values/checks';
 
 const { readDate, DATE_NUMBERS } = dateHelpers;

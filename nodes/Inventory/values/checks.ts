@@ -2,7 +2,8 @@ import type { INodePropertyOptions } from 'n8n-workflow';
 
 import { checkBoolean, checkOption } from './choiceChecks';
 import { dateProblem } from './dateProblems';
-import { formatDate, formatTimestamp, readDate, type DateOrder } from './dates';
+import type { DateOrder } from './dateReading';
+import { formatDate, formatTimestamp, readDate } from './dates';
 import { asOperand, OFFERED_FIXES } from './fixExpressions';
 import { checkAmount, checkInteger, readFieldNumber } from './numberChecks';
 import { describeValue, grouped } from './shownText';

@@ -1,7 +1,8 @@
 import type { DateTime } from 'luxon';
 
 import type { CheckContext } from './checks';
-import { DATE_NUMBERS, formatDate, readDate, type DateOrder, type DateRefusal } from './dates';
+import type { DateOrder, DateRefusal } from './dateReading';
+import { DATE_NUMBERS, formatDate, readDate } from './dates';
 import { asOperand, OFFERED_FIXES } from './fixExpressions';
 import { describeValue, grouped } from './shownText';
 

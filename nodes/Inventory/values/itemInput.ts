@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { DateOrder } from './dates';
+import type { DateOrder } from './dateReading';
 import { dateOrderOption } from './dateOrder';
 import type { Field, FieldCheck, Subject } from './field';
 import { checkValue, isEmptyValue, type CheckContext, type RequestValue } from './checks';
