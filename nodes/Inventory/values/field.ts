@@ -3,8 +3,8 @@ import type { INodeProperties } from 'n8n-workflow';
 import type { Check } from './checks';
 import { rangeWords } from './rangeWords';
 
-/** Who a problem is about: the name shown in the message, the parameter and API field in its description. */
-export interface Subject {
+/** The names a problem calls a field by: the label in the message, the parameter and API field in its description. */
+export interface FieldNames {
 	label: string;
 	parameter?: string;
 	apiField?: string;
@@ -13,7 +13,7 @@ export interface Subject {
 }
 
 /** What checking a value needs: the check, the names for messages, and whether it may be empty. */
-export interface FieldCheck extends Subject {
+export interface FieldCheck extends FieldNames {
 	check: Check;
 	required: boolean;
 	/** Why it is required when only some inputs require it, e.g. "with the Per License price model". */

@@ -3,7 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { DateOrder } from './dateReading';
 import { dateOrderOption } from './dateOrder';
-import type { Field, FieldCheck, Subject } from './field';
+import type { Field, FieldCheck, FieldNames } from './field';
 import { checkValue, isEmptyValue, type CheckContext, type RequestValue } from './checks';
 
 /**
@@ -15,7 +15,7 @@ const checkReasons = new WeakMap<Error, Record<string, string>>();
 
 /** Who each failed check was about and its problem, for words addressed to an AI model (a tool call). */
 export interface FailedCheck {
-	subject: Subject;
+	subject: FieldNames;
 	problem: string;
 }
 const failedChecks = new WeakMap<Error, FailedCheck[]>();
@@ -80,7 +80,7 @@ export class ItemInput {
 	private readonly failures: FailedCheck[] = [];
 
 	/** Ends this check of the item with the problem; the item's other values are still checked (see checked). */
-	fail(subject: Subject, problem: string): never {
+	fail(subject: FieldNames, problem: string): never {
 		throw new CheckFailure({ subject, problem });
 	}
 
