@@ -18,7 +18,7 @@ import {
 } from './dateReading';
 import { checkedFormat } from './luxonFormats';
 
-// ---- Reading ------------------------------------------------------------------------------------
+// Date text as sheets write it (DATE_SHAPES, with a time of day or not), read into its day.
 
 /** Luxon's reading of a two-digit year (60 and below are 20xx, above 19xx). */
 const fullYear = (year: number) => (year > 60 ? 1900 + year : 2000 + year);
