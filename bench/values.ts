@@ -75,7 +75,7 @@ const CHECKS: Array<[string, ValidationHelpers.Check]> = [
 
 /** Checks every value of every row as ItemInput does; the milliseconds it took. */
 function checkRows(rows: IDataObject[]): number {
-	const reading: ValidationHelpers.Reading = {
+	const context: ValidationHelpers.CheckContext = {
 		timeZone: ZONE,
 		dateOrder: () => undefined,
 		source: () => undefined,
@@ -85,7 +85,7 @@ function checkRows(rows: IDataObject[]): number {
 	};
 	const start = performance.now();
 	for (const row of rows)
-		for (const [column, check] of CHECKS) checkValue(check, row[column], reading, fail);
+		for (const [column, check] of CHECKS) checkValue(check, row[column], context, fail);
 	return performance.now() - start;
 }
 

@@ -7,6 +7,7 @@ import type * as DateHelpers from '../../nodes/Inventory/values/dates';
 import type * as IdempotencyHelpers from '../../nodes/Inventory/idempotency/keys';
 import type * as NumberHelpers from '../../nodes/Inventory/values/numbers';
 import type * as ValidationHelpers from '../../nodes/Inventory/values/checks';
+import type * as ShownTextHelpers from '../../nodes/Inventory/values/shownText';
 import type * as TransportConnection from '../../nodes/Inventory/transport/connection';
 import type * as TransportCredentialTest from '../../nodes/Inventory/transport/checkCredential';
 import type * as TransportErrors from '../../nodes/Inventory/transport/itemError';
@@ -31,6 +32,10 @@ export const numberHelpers = fromDist(
 export const validationHelpers = fromDist(
 	'./nodes/Inventory/values/checks.js',
 ) as typeof ValidationHelpers;
+
+export const shownTextHelpers = fromDist(
+	'./nodes/Inventory/values/shownText.js',
+) as typeof ShownTextHelpers;
 
 export const transportFailures = fromDist(
 	'./nodes/Inventory/transport/outcome.js',

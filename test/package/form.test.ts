@@ -2,8 +2,10 @@
  * The node's form as n8n's tooling reads it: every parameter the editor shows is a plain
  * `INodeProperties` literal that eslint-plugin-n8n-nodes-base recognises as a node parameter (its
  * own `isNodeParameter`: an object literal with displayName, name, type and default) and reads as
- * the editor shows it; where a list is not inline (shared option lists, the fields of a collection),
- * what the plugin's sorting rules would ask is checked here instead.
+ * the editor shows it (a description may be a template of exported text constants, a range stated
+ * from its check's numbers: the lint reads the text around them, this test the whole); where a list
+ * is not inline (shared option lists, the fields of a collection), what the plugin's sorting rules
+ * would ask is checked here instead.
  */
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -53,7 +55,38 @@ function walk(node: unknown, visit: (node: TSESTree.Node) => void): void {
 	for (const [key, child] of Object.entries(node)) if (key !== 'parent') walk(child, visit);
 }
 
+/**
+ * The text constants the built node's modules export, by name; a name two modules export with
+ * different texts stands for none.
+ */
+function exportedTexts(): Map<string, string | undefined> {
+	const texts = new Map<string, string | undefined>();
+	for (const path of sourceFiles(join(root, 'nodes'))) {
+		const built = `./${relative(root, path).replace(/\.ts$/, '.js')}`;
+		for (const [name, value] of Object.entries(fromDist(built) as Record<string, unknown>))
+			if (typeof value === 'string')
+				texts.set(name, texts.has(name) && texts.get(name) !== value ? undefined : value);
+	}
+	return texts;
+}
+
+/**
+ * A description written as a template of exported constants (`\`Salvage value, ${AMOUNT_RANGE}\``,
+ * its range stated from the constant its check uses): its text, the lint reading the text around
+ * them; undefined for any other template.
+ */
+function templateText(template: TSESTree.TemplateLiteral, texts: Map<string, string | undefined>) {
+	const parts = template.expressions.map((expression) =>
+		expression.type === 'Identifier' ? texts.get(expression.name) : undefined,
+	);
+	if (parts.includes(undefined)) return undefined;
+	return template.quasis
+		.map((quasi, index) => `${quasi.value.cooked}${parts[index] ?? ''}`)
+		.join('');
+}
+
 function parameterLiterals(): Literal[] {
+	const texts = exportedTexts();
 	const literals: Literal[] = [];
 	for (const path of sourceFiles(join(root, 'nodes'))) {
 		const { ast } = parser.parseForESLint(readFileSync(path, 'utf8'));
@@ -63,6 +96,8 @@ function parameterLiterals(): Literal[] {
 			for (const property of node.properties) {
 				if (property.type !== 'Property' || property.key.type !== 'Identifier') continue;
 				if (property.value.type === 'Literal') values[property.key.name] = property.value.value;
+				if (property.value.type === 'TemplateLiteral' && property.key.name === 'description')
+					values.description = templateText(property.value, texts);
 			}
 			literals.push({ file: relative(root, path), values });
 		});

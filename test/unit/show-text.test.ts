@@ -1,7 +1,7 @@
-/** Text in messages (values/checks.ts showText): an invisible character is escaped, never shown as nothing. */
-import { validationHelpers } from '../node/package-modules';
+/** Text in messages (values/shownText.ts showText): an invisible character is escaped, never shown as nothing. */
+import { shownTextHelpers } from '../node/package-modules';
 
-const { showText, describeValue } = validationHelpers;
+const { showText, describeValue } = shownTextHelpers;
 
 test('invisible characters are escaped, visible ones kept', () => {
 	expect(showText('\ufeffpo_number')).toBe('\\uFEFFpo_number');

@@ -1,5 +1,5 @@
 /**
- * The reading tables on their own (values/dates.ts, values/numbers.ts, values/checks.ts):
+ * The reading tables on their own (values/dates.ts and sheetDates.ts, values/numbers.ts, values/checks.ts):
  * date text as sheets write it, numbers in a date field by range, number text with separators; each
  * refusal's Luxon format applied with Luxon, and each offered expression evaluated, to the refused
  * value. The engine runs of the same (request bodies, messages) are node/values.test.ts and
@@ -8,8 +8,8 @@
 import { DateTime } from 'luxon';
 
 import { dateHelpers, numberHelpers, validationHelpers } from '../node/package-modules';
-import type { DateOrder, DateRefusal } from '../../nodes/Inventory/values/dates';
-import type { Check, Reading } from '../../nodes/Inventory/values/checks';
+import type { DateOrder, DateRefusal } from '../../nodes/Inventory/values/dateReading';
+import type { Check, CheckContext } from '../../nodes/Inventory/values/checks';
 
 const { readDate, DATE_NUMBERS } = dateHelpers;
 const { readNumberText } = numberHelpers;
@@ -300,13 +300,13 @@ describe('number text', () => {
 describe('checks: what is taken, and each fix offered evaluated on the refused value', () => {
 	/** Checks `value` as `$json.v` gives it; the result, or the message of the refusal. */
 	function check(check: Check, value: unknown, order?: DateOrder): unknown {
-		const reading: Reading = {
+		const context: CheckContext = {
 			timeZone: ZONE,
 			dateOrder: () => order,
 			source: () => '$json.v',
 		};
 		try {
-			return checkValue(check, value, reading, (problem) => {
+			return checkValue(check, value, context, (problem) => {
 				throw new Error(problem);
 			});
 		} catch (error) {
@@ -391,14 +391,14 @@ describe('checks: what is taken, and each fix offered evaluated on the refused v
 	);
 
 	test('without the expression that gives it, a fix shows where the value goes', () => {
-		const reading: Reading = {
+		const context: CheckContext = {
 			timeZone: ZONE,
 			dateOrder: () => undefined,
 			source: () => undefined,
 		};
 		let message = '';
 		try {
-			checkValue({ kind: 'date' }, '04/05/2026', reading, (problem) => {
+			checkValue({ kind: 'date' }, '04/05/2026', context, (problem) => {
 				throw new Error(problem);
 			});
 		} catch (error) {

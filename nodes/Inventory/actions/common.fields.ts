@@ -2,9 +2,13 @@ import type { INodePropertyOptions } from 'n8n-workflow';
 
 import { field } from '../values/field';
 import { RECORD_ID } from '../values/checks';
+import { lengthWords } from '../values/rangeWords';
 
 export const TEXT_LIMIT = 10_000;
 export const NAME_LIMIT = 255;
+/** The lengths as a description states them. */
+export const TEXT_LENGTH = lengthWords(TEXT_LIMIT);
+export const NAME_LENGTH = lengthWords(NAME_LIMIT);
 
 export const assetId = field({
 	property: {
@@ -41,7 +45,7 @@ export const eventDescription = field({
 		default: '',
 		typeOptions: { rows: 3 },
 		placeholder: 'e.g. Bought with the Q4 laptop order',
-		description: 'Plain text recorded with the event, up to 10,000 characters',
+		description: `Plain text recorded with the event, ${TEXT_LENGTH}`,
 	},
 	check: { kind: 'text', maxLength: TEXT_LIMIT },
 	apiField: 'description',

@@ -2,7 +2,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { savedParameter } from '../values/itemInput';
-import { withoutEdges } from './keys';
+import { trimSpaceAndZeroWidth } from '../values/invisibleCharacters';
 
 /**
  * What counts as the same action (the form's "Repeat Protection"): each row once across executions,
@@ -69,7 +69,7 @@ export function readKeySource(context: IExecuteFunctions, isTool: boolean): KeyS
 		refuseExpressionAsText(context, 'keyColumns', 'Key Columns', true);
 		const columns = String(context.getNodeParameter('keyColumns', 0, '') ?? '')
 			.split(',')
-			.map(withoutEdges)
+			.map(trimSpaceAndZeroWidth)
 			.filter((name) => name !== '');
 		return { basis: 'columns', columns };
 	}

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { createHash, randomUUID } from 'node:crypto';
 
+import { trimSpaceAndZeroWidth } from '../values/invisibleCharacters';
 import { isInProcessToolCall } from './toolMode';
 
 /** This package's UUID v5 namespace. Changing it would change every derived key: never do. */
@@ -114,17 +115,6 @@ export function callActionKey(
 	);
 }
 
-/**
- * What a key's value is made of at its edges and is no part of it: white space (a non-breaking space,
- * a line break), the byte order mark Excel's "CSV UTF-8" starts with, zero-width characters.
- */
-const EDGES = /^[\s\u200B-\u200D\u2060\uFEFF]+|[\s\u200B-\u200D\u2060\uFEFF]+$/g;
-
-/** Text without the white space and invisible characters around it (a column name, a key value). */
-export function withoutEdges(text: string): string {
-	return text.replace(EDGES, '');
-}
-
 /** A whole number written with zeros after the point, as tools that format numbers with decimals write it. */
 const WHOLE_WITH_ZEROS = /^(-?(?:0|[1-9]\d*))\.0+$/;
 
@@ -139,7 +129,7 @@ const WHOLE_WITH_ZEROS = /^(-?(?:0|[1-9]\d*))\.0+$/;
 export function keyText(value: unknown): string {
 	if (value === undefined || value === null) return '';
 	if (typeof value === 'string') {
-		const text = withoutEdges(value);
+		const text = trimSpaceAndZeroWidth(value);
 		return WHOLE_WITH_ZEROS.exec(text)?.[1] ?? text;
 	}
 	if (typeof value === 'object') return JSON.stringify(value) ?? '';

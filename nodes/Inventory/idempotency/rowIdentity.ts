@@ -2,8 +2,11 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 import type { ItemInput } from '../values/itemInput';
 import { listedFirst } from '../values/listedFirst';
-import { describeValue, showText } from '../values/checks';
-import { keyOfValues, keyText, withoutEdges, type KeyBasis } from './keys';
+import { describeValue, showText } from '../values/shownText';
+import { jsStringLiteral } from '../values/fixExpressions';
+import { trimSpaceAndZeroWidth } from '../values/invisibleCharacters';
+import { WORD_SEPARATORS } from '../values/spelling';
+import { keyOfValues, keyText, type KeyBasis } from './keys';
 import type { KeySource } from './keySource';
 
 type Lookup =
@@ -12,9 +15,7 @@ type Lookup =
 
 /** Spelled alike: letter case, and spaces, underscores and hyphens between words aside. */
 const alike = (name: string) =>
-	withoutEdges(name)
-		.toLowerCase()
-		.replace(/[\s_-]+/g, '');
+	trimSpaceAndZeroWidth(name).toLowerCase().replace(WORD_SEPARATORS, '');
 
 /**
  * A field of an object by its name: the field of exactly that name, else the one whose name is that
@@ -24,7 +25,7 @@ const alike = (name: string) =>
 function columnNamed(object: IDataObject, name: string): Lookup {
 	if (Object.hasOwn(object, name)) return { found: true, value: object[name] };
 	const names = Object.keys(object);
-	const matches = names.filter((key) => withoutEdges(key) === name);
+	const matches = names.filter((key) => trimSpaceAndZeroWidth(key) === name);
 	if (matches.length === 1) return { found: true, value: object[matches[0]] };
 	if (matches.length > 1) return { found: false, ambiguous: matches };
 	return { found: false, similar: names.find((key) => alike(key) === alike(name)) };
@@ -51,12 +52,10 @@ const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
 /** `$('Read Sheet').item.json.po_number`: the expression that reads a column of an earlier node's paired item. */
 function earlierNodeExpression(node: string, column: string): string {
-	const literal = (text: string) =>
-		`'${showText(text.replace(/\\/g, '\\\\').replace(/'/g, "\\'"))}'`;
 	const path = column.split('.').every((name) => IDENTIFIER.test(name))
 		? `.${column}`
-		: `[${literal(column)}]`;
-	return `{{ $(${literal(node)}).item.json${path} }}`;
+		: `[${jsStringLiteral(column)}]`;
+	return `{{ $(${jsStringLiteral(node)}).item.json${path} }}`;
 }
 
 /**
@@ -109,7 +108,7 @@ function missingColumn(
 	if (lookup.ambiguous)
 		return `matches several columns of this row: ${lookup.ambiguous.map(quoted).join(', ')}. Rename one of them in an earlier node, or key the row by an expression (Repeat Protection "Each Row Once, Keyed by an Expression")`;
 	if (lookup.similar !== undefined)
-		return `is missing from this row, which has the column ${quoted(lookup.similar)}: write ${showText(withoutEdges(lookup.similar))} in Key Columns, as the column is spelled`;
+		return `is missing from this row, which has the column ${quoted(lookup.similar)}: write ${showText(trimSpaceAndZeroWidth(lookup.similar))} in Key Columns, as the column is spelled`;
 	const names = Object.keys(json);
 	const columns =
 		names.length === 0

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { ItemInput } from '../values/itemInput';
-import { describeValue, showText } from '../values/checks';
+import { describeValue, showText } from '../values/shownText';
 import { canonicalJson, keyText } from './keys';
 import type { KeySource } from './keySource';
 

@@ -1,9 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { rangeWords, type Check } from './checks';
+import type { Check } from './checks';
 
-/** Who a problem is about: the name shown in the message, the parameter and API field in its description. */
-export interface Subject {
+/** The names a problem calls a field by: the label in the message, the parameter and API field in its description. */
+export interface FieldNames {
 	label: string;
 	parameter?: string;
 	apiField?: string;
@@ -12,7 +12,7 @@ export interface Subject {
 }
 
 /** What checking a value needs: the check, the names for messages, and whether it may be empty. */
-export interface FieldCheck extends Subject {
+export interface FieldCheck extends FieldNames {
 	check: Check;
 	required: boolean;
 	/** Why it is required when only some inputs require it, e.g. "with the Per License price model". */
@@ -58,7 +58,6 @@ export function field({
 	requiredWith,
 }: FieldDeclaration): Field {
 	const checked = check.kind === INTEGER_IN_FORM_RANGE.kind ? formRange(property) : check;
-	holdRangeStated(property, checked);
 	return {
 		parameter: property.name,
 		label: property.displayName,
@@ -80,21 +79,4 @@ function formRange({ name, typeOptions }: INodeProperties): Check {
 			`Field "${name}": INTEGER_IN_FORM_RANGE needs typeOptions minValue and maxValue`,
 		);
 	return { kind: 'integer', min, max };
-}
-
-/** A range a description states ("up to 255 characters", "1 to 100,000,000"), when it states one. */
-const STATED_RANGE = /\bup to [\d,]+ characters|\b\d[\d,]*(?:\.\d+)? to \d[\d,]*(?:\.\d+)?/;
-
-/**
- * The description is a literal (n8n's lint reads it) and the check holds the range: a range the
- * description states must be the check's, and a text field's description states its length, which
- * the form does not enforce. Either slip is a declaration error, on loading the node.
- */
-function holdRangeStated({ name, description }: INodeProperties, check: Check): void {
-	const range = rangeWords(check);
-	const stated = description === undefined ? undefined : STATED_RANGE.exec(description)?.[0];
-	if (stated === range || (stated === undefined && check.kind !== 'text')) return;
-	throw new Error(
-		`Field "${name}": its description must state ${range ? `"${range}"` : 'no range'}${stated ? `, not "${stated}"` : ''}`,
-	);
 }

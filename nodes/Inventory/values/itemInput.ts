@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { DateOrder } from './dates';
+import type { DateOrder } from './dateReading';
 import { dateOrderOption } from './dateOrder';
-import type { Field, FieldCheck, Subject } from './field';
-import { checkValue, isEmptyValue, type Reading, type RequestValue } from './checks';
+import type { Field, FieldCheck, FieldNames } from './field';
+import { checkValue, isEmptyValue, type CheckContext, type RequestValue } from './checks';
 
 /**
  * The reasons of an item's failed checks, by the field as the API names it in a 422's reasons (its
@@ -15,7 +15,7 @@ const checkReasons = new WeakMap<Error, Record<string, string>>();
 
 /** Who each failed check was about and its problem, for words addressed to an AI model (a tool call). */
 export interface FailedCheck {
-	subject: Subject;
+	subject: FieldNames;
 	problem: string;
 }
 const failedChecks = new WeakMap<Error, FailedCheck[]>();
@@ -80,7 +80,7 @@ export class ItemInput {
 	private readonly failures: FailedCheck[] = [];
 
 	/** Ends this check of the item with the problem; the item's other values are still checked (see checked). */
-	fail(subject: Subject, problem: string): never {
+	fail(subject: FieldNames, problem: string): never {
 		throw new CheckFailure({ subject, problem });
 	}
 
@@ -159,7 +159,7 @@ export class ItemInput {
 					this.fail(field, `is required${field.requiredWhen ? ` ${field.requiredWhen}` : ''}`);
 				return undefined;
 			}
-			return checkValue(field.check, value, this.reading(path), (problem) =>
+			return checkValue(field.check, value, this.checkContext(path), (problem) =>
 				this.fail(field, problem),
 			);
 		} catch (caught) {
@@ -170,7 +170,7 @@ export class ItemInput {
 		}
 	}
 
-	private reading(path: string | (() => string | undefined) | undefined): Reading {
+	private checkContext(path: string | (() => string | undefined) | undefined): CheckContext {
 		return {
 			timeZone: this.context.getTimezone(),
 			dateOrder: () => this.dateOrder(),

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { field } from '../../values/field';
 import type { ItemInput } from '../../values/itemInput';
 import { RECORD_ID } from '../../values/checks';
-import { assetId, NAME_LIMIT, TEXT_LIMIT } from '../common.fields';
+import { assetId, NAME_LENGTH, NAME_LIMIT, TEXT_LENGTH, TEXT_LIMIT } from '../common.fields';
 import type { PreparedRequest } from '../node.type';
 
 const name = field({
@@ -14,7 +14,7 @@ const name = field({
 		default: '',
 		required: true,
 		placeholder: 'e.g. Tag and label',
-		description: 'What needs to be done, up to 255 characters',
+		description: `What needs to be done, ${NAME_LENGTH}`,
 	},
 	check: { kind: 'text', maxLength: NAME_LIMIT },
 	apiField: 'name',
@@ -28,7 +28,7 @@ const notes = field({
 		default: '',
 		typeOptions: { rows: 4 },
 		placeholder: 'e.g. Both chargers are in the box',
-		description: 'Plain text, up to 10,000 characters',
+		description: `Plain text, ${TEXT_LENGTH}`,
 	},
 	check: { kind: 'text', maxLength: TEXT_LIMIT },
 	apiField: 'notes',

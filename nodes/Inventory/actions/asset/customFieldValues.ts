@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { jsonParse } from 'n8n-workflow';
 
-import type { FieldCheck, Subject } from '../../values/field';
+import type { FieldCheck, FieldNames } from '../../values/field';
 import type { ItemInput } from '../../values/itemInput';
 import { isEmptyValue, RECORD_ID, type Check } from '../../values/checks';
 
@@ -94,7 +94,7 @@ export const jsonProperty: INodeProperties = {
 		"The same as 'Custom Field Values', as one JSON object keyed by field ID. Both can be used together as long as no field ID appears in both.",
 };
 
-const subjectOf = ({ displayName, name }: INodeProperties): Subject => ({
+const subjectOf = ({ displayName, name }: INodeProperties): FieldNames => ({
 	label: displayName,
 	parameter: name,
 	apiField: 'field_values',
@@ -103,7 +103,7 @@ const pairs = subjectOf(pairsProperty);
 const json = subjectOf(jsonProperty);
 
 /** A field ID, checked as every record ID is; `label` says where it was given. */
-const fieldId = (subject: Subject, label: string): FieldCheck => ({
+const fieldId = (subject: FieldNames, label: string): FieldCheck => ({
 	...subject,
 	label,
 	check: RECORD_ID,

@@ -4,10 +4,12 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { field } from '../../values/field';
 import type { ItemInput } from '../../values/itemInput';
 import { AMOUNT, RECORD_ID } from '../../values/checks';
+import { AMOUNT_RANGE, countWords } from '../../values/rangeWords';
 import {
 	assetId,
 	eventDate,
 	eventDescription,
+	NAME_LENGTH,
 	NAME_LIMIT,
 	RECURRING_FREQUENCIES,
 } from '../common.fields';
@@ -36,7 +38,7 @@ const acquiredFrom = field({
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. ACME Hardware Ltd',
-		description: 'Who the asset was acquired from, up to 255 characters',
+		description: `Who the asset was acquired from, ${NAME_LENGTH}`,
 	},
 	check: { kind: 'text', maxLength: NAME_LIMIT },
 	apiField: 'acquired_from',
@@ -52,7 +54,7 @@ const price = field({
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. 1249.99',
-		description: "Purchase price, 0 to 999,999,999.99. Defaults to 'Cost'.",
+		description: `Purchase price, ${AMOUNT_RANGE}. Defaults to 'Cost'.`,
 	},
 	check: AMOUNT,
 	apiField: 'price',
@@ -65,8 +67,7 @@ const cost = field({
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. 1249.99',
-		description:
-			'Amount paid at acquisition (the down payment for financed acquisitions), 0 to 999,999,999.99',
+		description: `Amount paid at acquisition (the down payment for financed acquisitions), ${AMOUNT_RANGE}`,
 	},
 	check: AMOUNT,
 	apiField: 'cost',
@@ -79,7 +80,7 @@ const salvageValue = field({
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. 100',
-		description: 'Salvage value, 0 to 999,999,999.99',
+		description: `Salvage value, ${AMOUNT_RANGE}`,
 	},
 	check: AMOUNT,
 	apiField: 'salvage_value',
@@ -92,7 +93,7 @@ const financeAmount = field({
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. 1000',
-		description: 'Amount financed, 0 to 999,999,999.99, when the event type enables financing',
+		description: `Amount financed, ${AMOUNT_RANGE}, when the event type enables financing`,
 	},
 	check: AMOUNT,
 	apiField: 'finance_amount',
@@ -122,7 +123,7 @@ const planPayment = field({
 		default: '',
 		required: true,
 		placeholder: 'e.g. 87.25',
-		description: 'Amount of each payment, 0 to 999,999,999.99',
+		description: `Amount of each payment, ${AMOUNT_RANGE}`,
 	},
 	check: AMOUNT,
 	apiField: 'payment',
@@ -142,6 +143,10 @@ const planBillingFrequency = field({
 	apiField: 'billing_frequency',
 });
 
+/** How many payments a plan may have. */
+const PAYMENT_COUNT = { kind: 'integer', min: 1, max: 1_000_000 } as const;
+export const PAYMENT_COUNT_RANGE = countWords(PAYMENT_COUNT);
+
 const planNumberOfPayments = field({
 	property: {
 		displayName: 'Number of Payments',
@@ -149,10 +154,9 @@ const planNumberOfPayments = field({
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. 12',
-		description:
-			'How many payments, 1 to 1,000,000; leave it empty for event types without a set number of payments',
+		description: `How many payments, ${PAYMENT_COUNT_RANGE}; leave it empty for event types without a set number of payments`,
 	},
-	check: { kind: 'integer', min: 1, max: 1_000_000 },
+	check: PAYMENT_COUNT,
 	apiField: 'number_of_payments',
 });
 

@@ -2,7 +2,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { field } from '../../values/field';
 import type { ItemInput } from '../../values/itemInput';
-import { AMOUNT, RECORD_ID, type Check } from '../../values/checks';
+import { AMOUNT, RECORD_ID } from '../../values/checks';
+import { AMOUNT_RANGE, countWords } from '../../values/rangeWords';
 import { BILLING_FREQUENCIES, eventDate, eventDescription } from '../common.fields';
 import type { PreparedRequest } from '../node.type';
 
@@ -48,7 +49,7 @@ const cost = field({
 		default: '',
 		required: true,
 		placeholder: 'e.g. 1249.99',
-		description: 'The billing amount, 0 to 999,999,999.99',
+		description: `The billing amount, ${AMOUNT_RANGE}`,
 	},
 	check: AMOUNT,
 	apiField: 'cost',
@@ -69,7 +70,8 @@ const billingFrequency = field({
 });
 
 /** A count of licenses, typed as text like every amount and count (values/checks.ts AMOUNT). */
-const LICENSE_COUNT: Check = { kind: 'integer', min: 1, max: 100_000_000 };
+const LICENSE_COUNT = { kind: 'integer', min: 1, max: 100_000_000 } as const;
+export const LICENSE_COUNT_RANGE = countWords(LICENSE_COUNT);
 
 /** Optional, under Additional Fields, with the Lump Sum price model. */
 const licenseCount = field({
@@ -79,7 +81,7 @@ const licenseCount = field({
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. 25',
-		description: 'Number of licenses, 1 to 100,000,000',
+		description: `Number of licenses, ${LICENSE_COUNT_RANGE}`,
 		displayOptions: { show: { '/priceModel': ['lump_sum'] } },
 	},
 	check: LICENSE_COUNT,
@@ -94,8 +96,7 @@ const perLicenseCount = field({
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. 25',
-		description:
-			"Number of licenses, 1 to 100,000,000. Required when 'Price Model' is 'Per License'.",
+		description: `Number of licenses, ${LICENSE_COUNT_RANGE}. Required when 'Price Model' is 'Per License'.`,
 		displayOptions: { show: { priceModel: ['per_license'] } },
 	},
 	check: LICENSE_COUNT,
