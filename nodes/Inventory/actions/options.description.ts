@@ -130,15 +130,15 @@ export function readRunOptions(input: ItemInput): {
 	policy: RetryPolicy;
 	dryRun: boolean;
 } {
-	const options = input.collection('options');
-	const read = (field: Field) =>
-		input.value(field, options[field.parameter]) ?? field.property.default;
+	const read = (field: Field) => input.option(field) ?? field.property.default;
 	const numberOf = (field: Field) => read(field) as number;
-	const automatic = options[runOptions.concurrency.parameter] === undefined;
+	// The concurrency is found automatically unless Fixed Concurrency is added.
+	const fixedConcurrency = input.option(runOptions.concurrency) as number | undefined;
+	const automatic = fixedConcurrency === undefined;
 	return {
 		sending: automatic
 			? { mode: 'automatic', maxInFlight: numberOf(runOptions.maxConcurrency) }
-			: { mode: 'fixed', concurrency: numberOf(runOptions.concurrency) },
+			: { mode: 'fixed', concurrency: fixedConcurrency },
 		policy: {
 			maxRetries: numberOf(runOptions.maxRetries),
 			baseDelayMs: numberOf(runOptions.retryDelay),
