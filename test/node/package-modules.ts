@@ -9,9 +9,14 @@ import type * as NumberHelpers from '../../nodes/Inventory/values/numbers';
 import type * as ValidationHelpers from '../../nodes/Inventory/values/checks';
 import type * as TransportConnection from '../../nodes/Inventory/transport/connection';
 import type * as TransportCredentialTest from '../../nodes/Inventory/transport/checkCredential';
+import type * as TransportAnswerBody from '../../nodes/Inventory/transport/answerBody';
+import type * as TransportAttemptResult from '../../nodes/Inventory/transport/attemptResult';
 import type * as TransportErrors from '../../nodes/Inventory/transport/itemError';
-import type * as TransportFailures from '../../nodes/Inventory/transport/outcome';
+import type * as TransportFailureDetails from '../../nodes/Inventory/transport/failureDetails';
+import type * as TransportFate from '../../nodes/Inventory/transport/fate';
+import type * as TransportNetworkFailure from '../../nodes/Inventory/transport/networkFailure';
 import type * as TransportRetry from '../../nodes/Inventory/transport/retry';
+import type * as TransportRetryAfter from '../../nodes/Inventory/transport/retryAfter';
 import { fromDist } from '../harness/engine';
 
 export const credentialModule = fromDist(
@@ -32,9 +37,25 @@ export const validationHelpers = fromDist(
 	'./nodes/Inventory/values/checks.js',
 ) as typeof ValidationHelpers;
 
-export const transportFailures = fromDist(
-	'./nodes/Inventory/transport/outcome.js',
-) as typeof TransportFailures;
+export const transportAnswerBody = fromDist(
+	'./nodes/Inventory/transport/answerBody.js',
+) as typeof TransportAnswerBody;
+
+export const transportAttemptResult = fromDist(
+	'./nodes/Inventory/transport/attemptResult.js',
+) as typeof TransportAttemptResult;
+
+export const transportNetworkFailure = fromDist(
+	'./nodes/Inventory/transport/networkFailure.js',
+) as typeof TransportNetworkFailure;
+
+export const transportFate = fromDist(
+	'./nodes/Inventory/transport/fate.js',
+) as typeof TransportFate;
+
+export const transportFailureDetails = fromDist(
+	'./nodes/Inventory/transport/failureDetails.js',
+) as typeof TransportFailureDetails;
 
 export const transportErrors = fromDist(
 	'./nodes/Inventory/transport/itemError.js',
@@ -43,6 +64,10 @@ export const transportErrors = fromDist(
 export const transportRetry = fromDist(
 	'./nodes/Inventory/transport/retry.js',
 ) as typeof TransportRetry;
+
+export const transportRetryAfter = fromDist(
+	'./nodes/Inventory/transport/retryAfter.js',
+) as typeof TransportRetryAfter;
 
 export const transportCredentialTest = fromDist(
 	'./nodes/Inventory/transport/checkCredential.js',

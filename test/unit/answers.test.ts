@@ -1,7 +1,7 @@
 /**
  * Whether an answer is the Inventory API's, what is known of a failed request's fate, the per-field
  * reasons of a 422 (nested ones as dotted paths), the Base URL as pasted, and which answers are
- * retried (transport/outcome.ts, itemError.ts, connection.ts, retry.ts).
+ * retried (transport/answerBody.ts, attemptResult.ts, fate.ts, itemError.ts, connection.ts, retry.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { INode } from 'n8n-workflow';
@@ -9,16 +9,36 @@ import type { INode } from 'n8n-workflow';
 import type { InventoryRequest } from '../../nodes/Inventory/transport/request';
 import { TOKENS } from '../fixtures';
 import {
+	transportAnswerBody,
+	transportAttemptResult,
 	transportConnection,
 	transportErrors,
-	transportFailures,
+	transportFailureDetails,
+	transportFate,
 	transportRetry,
 } from '../node/package-modules';
 
-const { apiErrorBody, answerFate, bodyKind, isGatewayStatus } = transportFailures;
-const { answerError, failureDetailsOf, fieldReasons } = transportErrors;
+const { apiErrorBody, bodyKind, fieldReasons } = transportAnswerBody;
+const { classifyAnswer, isGatewayStatus } = transportAttemptResult;
+const { fateOf } = transportFate;
+const { itemError } = transportErrors;
+const { failureDetailsOf } = transportFailureDetails;
 const { normalizeBaseUrl, isHttpAddress } = transportConnection;
 const { retryWait } = transportRetry;
+
+/** What an answer means, known to be no success; `unansweredCode`: an earlier attempt got no answer. */
+function failedAnswer(
+	answer: Parameters<typeof classifyAnswer>[0],
+	unansweredCode?: string,
+): Parameters<typeof fateOf>[0] {
+	const result = classifyAnswer(answer, unansweredCode);
+	if (result.kind === 'success') throw new Error(`${answer.statusCode} is a success`);
+	return result;
+}
+
+/** A body as the API gives it (JSON with a message), or as another server does (a page). */
+const bodyOf = (fromApi: boolean, apiMessage = 'Refused.') =>
+	fromApi ? { message: apiMessage } : '<html><body>Not here</body></html>';
 
 describe('the Base URL as pasted', () => {
 	test.each([
@@ -88,7 +108,11 @@ describe('which answers are retried', () => {
 		concurrencyOption: 'Fixed Concurrency',
 	};
 	const wait = (statusCode: number, fromApi: boolean) =>
-		retryWait(policy, 0, { statusCode, retryAfterMs: 10, inFlight: false, fromApi });
+		retryWait(
+			policy,
+			0,
+			failedAnswer({ statusCode, body: bodyOf(fromApi), headers: { 'retry-after': '0.01' } }),
+		);
 	test.each([
 		// The API's answers, as before.
 		[500, true, true],
@@ -139,7 +163,16 @@ describe("a failed request's fate", () => {
 		[{ statusCode: 404, fromApi: false, earlierUnanswered: true }, 'mayHaveBeenApplied'],
 		[{ statusCode: 422, fromApi: true, earlierUnanswered: true }, 'rejected'],
 	])('%j: %s', (answer, fate) => {
-		expect(answerFate({ earlierUnanswered: false, ...answer })).toBe(fate);
+		const { statusCode, fromApi, apiMessage, earlierUnanswered } = {
+			apiMessage: undefined,
+			earlierUnanswered: false,
+			...answer,
+		};
+		const result = failedAnswer(
+			{ statusCode, body: bodyOf(fromApi, apiMessage) },
+			earlierUnanswered ? 'ECONNRESET' : undefined,
+		);
+		expect(fateOf(result)).toBe(fate);
 	});
 });
 
@@ -189,15 +222,18 @@ describe("a 422's per-field reasons", () => {
 			permission: 'assets:lifecycle',
 			record: 'Asset 1001',
 		};
-		const error = answerError(node, token, {
+		const error = itemError(node, token, {
 			request,
 			retries: 0,
-			statusCode: 422,
+			result: failedAnswer({
+				statusCode: 422,
+				body: {
+					message: 'The given data was invalid.',
+					errors: { field_values: { '5': [`not ${token}`] } },
+				},
+			}),
+			baseUrl: '',
 			concurrencyOption: 'Max Automatic Concurrency',
-			body: {
-				message: 'The given data was invalid.',
-				errors: { field_values: { '5': [`not ${token}`] } },
-			},
 		});
 		expect(error.description).toBe('Fields with problems: field_values.5: not [redacted]');
 		expect(failureDetailsOf(error)).toEqual({

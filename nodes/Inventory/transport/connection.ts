@@ -1,7 +1,7 @@
 import type { ICredentialsDecrypted, IExecuteFunctions, IN8nHttpFullResponse } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { isGatewayStatus } from './outcome';
+import { isGatewayStatus } from './attemptResult';
 import { apiHeaders } from './request';
 
 export const CREDENTIAL_TYPE = 'inventoryApi';
@@ -97,12 +97,11 @@ export const ADDRESS_CHECK_REQUEST = {
 	body: {},
 } as const;
 
-/** How the Base URL answered a request without a token; the Inventory API answers every such request with 401. */
-export interface AddressCheck {
-	isApi: boolean;
-	statusCode?: number;
-	body?: unknown;
-}
+/**
+ * Whether the Base URL leads to the Inventory API, by how it answered a request without a token (the
+ * API answers every such request with 401); `statusCode`: what it answered when it is not the API.
+ */
+export type AddressCheck = { isApi: true } | { isApi: false; statusCode: number };
 
 const addressChecks = new WeakMap<InventoryConnection, Promise<AddressCheck>>();
 
@@ -141,11 +140,10 @@ export async function checkApiAddress(
 				{ credentialsDecrypted: anonymous },
 			) as Promise<IN8nHttpFullResponse>
 		).then(
-			({ statusCode, body }): AddressCheck => ({
-				isApi: statusCode === 401 || isGatewayStatus(statusCode),
-				statusCode,
-				body,
-			}),
+			({ statusCode }): AddressCheck =>
+				statusCode === 401 || isGatewayStatus(statusCode)
+					? { isApi: true }
+					: { isApi: false, statusCode },
 			(): AddressCheck => ({ isApi: true }),
 		);
 		addressChecks.set(connection, check);
