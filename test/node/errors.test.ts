@@ -151,7 +151,7 @@ describe('API errors become NodeApiErrors a user can act on', () => {
 					idempotencyKey: 'k',
 					itemIndex: 3,
 					permission: 'assets:todos',
-					record: 'Asset 1',
+					recordLabel: 'Asset 1',
 				},
 				retries: 0,
 				result,

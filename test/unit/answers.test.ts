@@ -220,7 +220,7 @@ describe("a 422's per-field reasons", () => {
 			idempotencyKey: randomUUID(),
 			itemIndex: 0,
 			permission: 'assets:lifecycle',
-			record: 'Asset 1001',
+			recordLabel: 'Asset 1001',
 		};
 		const error = itemError(node, token, {
 			request,

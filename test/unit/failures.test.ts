@@ -114,7 +114,7 @@ describe("the item's error says what is known of the request's fate", () => {
 		idempotencyKey: key,
 		itemIndex: 2,
 		permission: 'assets:todos',
-		record: 'Asset 1001',
+		recordLabel: 'Asset 1001',
 	};
 	const baseUrl = 'https://inventory.example.com';
 

@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { field, INTEGER_IN_FORM_RANGE, type Field } from '../values/field';
 import type { ItemInput } from '../values/itemInput';
-import type { Sending } from '../scheduling/controller';
+import type { ConcurrencySetting } from '../scheduling/controller';
 import type { RetryPolicy } from '../transport';
 import { dateOrderOption } from '../values/dateOrder';
 
@@ -123,7 +123,10 @@ export const options: INodeProperties = {
 };
 
 /** The run's sending mode and retry policy, from the options of the first item; an option not set takes its default. */
-export function readRunOptions(input: ItemInput): { sending: Sending; policy: RetryPolicy } {
+export function readRunOptions(input: ItemInput): {
+	sending: ConcurrencySetting;
+	policy: RetryPolicy;
+} {
 	const options = input.collection('options');
 	const read = (field: Field) =>
 		(input.value(field, options[field.parameter]) ?? field.property.default) as number;

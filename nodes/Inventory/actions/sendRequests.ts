@@ -50,7 +50,7 @@ async function sendInRecordOrder(
 		pairedItem: { item: itemIndex },
 	});
 	await runInRecordOrder({
-		records: requests.map((request) => (isRequest(request) ? request.record : undefined)),
+		records: requests.map((request) => (isRequest(request) ? request.recordLabel : undefined)),
 		maxActive: sendingRun.maxActive,
 		locks: sendingRun.records,
 		stopAfterFailure: !context.continueOnFail(),

@@ -36,7 +36,7 @@ function eventDateWording({ request, reason }: RedactedAnswer): Wording | undefi
 		? " A date in 1970 is what a small number read as a Unix time gives, e.g. a spreadsheet's day number (46346 for 2026-11-20) converted with DateTime.fromSeconds: check the expression that gives Event Date."
 		: '';
 	return {
-		message: `The Event Date sent, ${sent}, is before the last change of ${request.record}${lastChange ? ` (${lastChange})` : ''}: the Inventory API refused it (409)`,
+		message: `The Event Date sent, ${sent}, is before the last change of ${request.recordLabel}${lastChange ? ` (${lastChange})` : ''}: the Inventory API refused it (409)`,
 		description: `An event cannot be dated before a later change of its record, so refreshing the record changes nothing: give a later Event Date${lastChange ? `, at or after ${lastChange}` : ''}, or leave Event Date empty to date the event now.${epoch}${lastChange ? '' : apiSaidSentence(reason)}`,
 	};
 }
@@ -57,7 +57,7 @@ export function recordConflictWording(answer: RedactedAnswer): Wording {
  */
 export function keyReusedWording({ request, reason }: RedactedAnswer): Wording {
 	const key = request.idempotencyKey;
-	const booked = `The Inventory API refused this row (409): this step booked ${request.record} for the same row before, with other values, and keeps that booking`;
+	const booked = `The Inventory API refused this row (409): this step booked ${request.recordLabel} for the same row before, with other values, and keeps that booking`;
 	switch (request.keyedBy) {
 		case 'keyColumns':
 		case 'rowKey': {
@@ -73,7 +73,7 @@ export function keyReusedWording({ request, reason }: RedactedAnswer): Wording {
 		case 'noKeyColumns':
 			return {
 				message: booked,
-				description: `Key Columns is empty, so this step acts once per record and the Idempotency-Key ${key} is the same for every row on ${request.record}; the first booking stands. To book each row, name the input column that identifies a row in Key Columns (e.g. po_number).${apiSaidSentence(reason)}`,
+				description: `Key Columns is empty, so this step acts once per record and the Idempotency-Key ${key} is the same for every row on ${request.recordLabel}; the first booking stands. To book each row, name the input column that identifies a row in Key Columns (e.g. po_number).${apiSaidSentence(reason)}`,
 			};
 		default:
 			return {
