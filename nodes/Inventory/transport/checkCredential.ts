@@ -9,11 +9,11 @@ import {
 	ADDRESS_CHECK_IDEMPOTENCY_KEY,
 	ADDRESS_CHECK_PATH,
 	ADDRESS_CHECK_REQUEST,
-	bareApiToken,
 	isHttpAddress,
 	normalizeBaseUrl,
 	redact,
 } from './connection';
+import { authorizationHeader, bareApiToken } from '../../../credentials/InventoryApi.credentials';
 import { apiErrorBody, bodyKind } from './answerBody';
 import { isGatewayStatus } from './attemptResult';
 import { classifyNetworkFailure, isCertificateFailure } from './networkFailure';
@@ -46,7 +46,7 @@ async function send(
 		uri: `${baseUrl}${ADDRESS_CHECK_REQUEST.path}`,
 		headers: {
 			...ADDRESS_CHECK_REQUEST.headers,
-			...(withToken ? { Authorization: `Bearer ${bareApiToken(data.apiToken)}` } : {}),
+			...(withToken ? authorizationHeader(data.apiToken) : {}),
 		},
 		body: {},
 		json: true,

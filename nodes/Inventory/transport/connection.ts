@@ -1,6 +1,7 @@
 import type { ICredentialsDecrypted, IExecuteFunctions, IN8nHttpFullResponse } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { bareApiToken } from '../../../credentials/InventoryApi.credentials';
 import { isGatewayStatus } from './attemptResult';
 import { apiHeaders } from './request';
 
@@ -26,17 +27,6 @@ export function normalizeBaseUrl(raw: unknown): string {
 		.replace(/\/+$/, '')
 		.replace(/\/api\/v1$/i, '')
 		.replace(/\/+$/, '');
-}
-
-/**
- * The API token as pasted, reduced to the token: spaces around it and a "Bearer " before it (in any
- * letter case, as copied from an Authorization header) dropped. The credential's `authenticate`
- * expression does the same for every request; the credential test sends its own.
- */
-export function bareApiToken(raw: unknown): string {
-	return String(raw ?? '')
-		.trim()
-		.replace(/^bearer\s+/i, '');
 }
 
 /** Removes the token from any text that could reach a message, output or log. */
