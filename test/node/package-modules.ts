@@ -15,6 +15,7 @@ import type * as TransportErrors from '../../nodes/Inventory/transport/itemError
 import type * as TransportFailureDetails from '../../nodes/Inventory/transport/failureDetails';
 import type * as TransportFate from '../../nodes/Inventory/transport/fate';
 import type * as TransportNetworkFailure from '../../nodes/Inventory/transport/networkFailure';
+import type * as TransportRateOutcome from '../../nodes/Inventory/transport/rateOutcome';
 import type * as TransportRetry from '../../nodes/Inventory/transport/retry';
 import type * as TransportRetryAfter from '../../nodes/Inventory/transport/retryAfter';
 import { fromDist } from '../harness/engine';
@@ -48,6 +49,10 @@ export const transportAttemptResult = fromDist(
 export const transportNetworkFailure = fromDist(
 	'./nodes/Inventory/transport/networkFailure.js',
 ) as typeof TransportNetworkFailure;
+
+export const transportRateOutcome = fromDist(
+	'./nodes/Inventory/transport/rateOutcome.js',
+) as typeof TransportRateOutcome;
 
 export const transportFate = fromDist(
 	'./nodes/Inventory/transport/fate.js',

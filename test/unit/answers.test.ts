@@ -15,6 +15,7 @@ import {
 	transportErrors,
 	transportFailureDetails,
 	transportFate,
+	transportRateOutcome,
 	transportRetry,
 } from '../node/package-modules';
 
@@ -25,6 +26,7 @@ const { itemError } = transportErrors;
 const { failureDetailsOf } = transportFailureDetails;
 const { normalizeBaseUrl, isHttpAddress } = transportConnection;
 const { retryWait } = transportRetry;
+const { rateOutcome } = transportRateOutcome;
 
 /** What an answer means, known to be no success; `unansweredCode`: an earlier attempt got no answer. */
 function failedAnswer(
@@ -131,6 +133,35 @@ describe('which answers are retried', () => {
 		[429, false, true],
 	])('%i, from the API %s: retried %s', (statusCode, fromApi, retried) => {
 		expect(wait(statusCode, fromApi) !== undefined).toBe(retried);
+	});
+});
+
+describe('how the rate counts an answer', () => {
+	const bodies: Array<[string, unknown]> = [
+		["the API's success", { data: { id: 1 } }],
+		["the API's error", { message: 'Refused.' }],
+		["another server's page", '<html><body>Bad Gateway</body></html>'],
+	];
+	test.each(bodies)(
+		'by its status alone, whoever answered (%s): 429 held back, 5xx failed, any other taken',
+		(_, body) => {
+			const statuses = [200, 201, 204, 301, 400, 401, 403, 404, 409, 422, 429];
+			statuses.push(500, 501, 502, 503, 504, 505);
+			for (const statusCode of statuses) {
+				const expected =
+					statusCode === 429 ? 'throttled' : statusCode >= 500 ? 'failed' : 'answered';
+				for (const unansweredCode of [undefined, 'ECONNRESET'])
+					expect([
+						statusCode,
+						rateOutcome(classifyAnswer({ statusCode, body }, unansweredCode)),
+					]).toEqual([statusCode, expected]);
+			}
+		},
+	);
+
+	test('no answer at all is unanswered', () => {
+		const reset = Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
+		expect(rateOutcome(transportAttemptResult.classifyNoAnswer(reset))).toBe('unanswered');
 	});
 });
 
