@@ -1,4 +1,25 @@
-import type { IAuthenticateGeneric, Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	Icon,
+	ICredentialType,
+	IHttpRequestOptions,
+	INodeProperties,
+} from 'n8n-workflow';
+
+/**
+ * The API token as pasted, reduced to the token: spaces around it and a "Bearer " before it (in any
+ * letter case, as copied from an Authorization header) dropped.
+ */
+export function bareApiToken(raw: unknown): string {
+	return String(raw ?? '')
+		.trim()
+		.replace(/^bearer\s+/i, '');
+}
+
+/** The header that authenticates a request with the token as pasted. */
+export function authorizationHeader(apiToken: unknown): { Authorization: string } {
+	return { Authorization: `Bearer ${bareApiToken(apiToken)}` };
+}
 
 /** Tested by the Inventory node (`testedBy`): its test tells the API from another server at the Base URL. */
 export class InventoryApi implements ICredentialType {
@@ -47,14 +68,15 @@ export class InventoryApi implements ICredentialType {
 		},
 	];
 
-	/** The token as pasted, without spaces around it or a "Bearer " before it (any letter case). */
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				Authorization:
-					"=Bearer {{ String($credentials.apiToken ?? '').trim().replace(/^bearer\\s+/i, '') }}",
-			},
-		},
-	};
+	/** Every request with this credential (the node's, and n8n's HTTP Request node's) carries the bare token. */
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		requestOptions.headers = {
+			...requestOptions.headers,
+			...authorizationHeader(credentials.apiToken),
+		};
+		return requestOptions;
+	}
 }

@@ -156,7 +156,7 @@ class FixtureNodeTypes implements INodeTypes {
 	}
 }
 
-/** n8n's generic credential authentication, as the n8n CLI's CredentialsHelper applies it. */
+/** n8n's credential authentication, as the n8n CLI's CredentialsHelper applies a credential's `authenticate` function. */
 class CredentialsHelper extends ICredentialsHelper {
 	constructor(
 		private readonly credentials: ICredentialDataDecryptedObject,
@@ -173,33 +173,15 @@ class CredentialsHelper extends ICredentialsHelper {
 		credentials: ICredentialDataDecryptedObject,
 		typeName: string,
 		requestOptions: IHttpRequestOptions,
-		workflow: Workflow,
-		node: INode,
 	): Promise<IHttpRequestOptions> {
 		if (typeName !== inventoryCredentialType.name)
 			throw new Error(`Unknown credential ${typeName}`);
 		// n8n-core hands the execution's cancel signal to the request: once it fired, nothing goes out.
 		if (!requestOptions.abortSignal?.aborted) this.onRequest(requestOptions);
-		const { authenticate } = inventoryCredentialType;
-		if (!authenticate || typeof authenticate === 'function' || authenticate.type !== 'generic') {
-			throw new Error('Expected generic authentication');
+		if (typeof inventoryCredentialType.authenticate !== 'function') {
+			throw new Error('Expected an authenticate function');
 		}
-		const resolve = (value: string) =>
-			value.startsWith('=')
-				? String(
-						workflow.expression.getSimpleParameterValue(node, value, 'internal', {
-							$credentials: credentials,
-						}),
-					)
-				: value;
-		for (const [target, entries] of Object.entries(authenticate.properties)) {
-			const options = requestOptions as unknown as Record<string, Record<string, string>>;
-			options[target] ??= {};
-			for (const [key, value] of Object.entries(entries as Record<string, string>)) {
-				options[target][resolve(key)] = resolve(value);
-			}
-		}
-		return requestOptions;
+		return await inventoryCredentialType.authenticate(credentials, requestOptions);
 	}
 
 	async preAuthentication() {

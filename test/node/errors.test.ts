@@ -8,7 +8,7 @@ import {
 	updateBillingParameters,
 } from '../fixtures';
 import { nodeOutput } from '../harness/engine';
-import { transportErrors } from './package-modules';
+import { transportAttemptResult, transportErrors } from './package-modules';
 
 import { keysSent, runError, runInventory, useSandbox } from './util';
 
@@ -134,8 +134,13 @@ describe('API errors become NodeApiErrors a user can act on', () => {
 	});
 
 	test('a 401 without a reason of the API says what the API refuses', async () => {
-		const { answerError } = transportErrors;
-		const error = answerError(
+		const { itemError } = transportErrors;
+		const result = transportAttemptResult.classifyAnswer({
+			statusCode: 401,
+			body: { message: '' },
+		});
+		if (result.kind === 'success') throw new Error('401 is no success');
+		const error = itemError(
 			{ id: 'n', name: 'Inventory', type: 't', typeVersion: 1, position: [0, 0], parameters: {} },
 			'inv_token',
 			{
@@ -146,11 +151,11 @@ describe('API errors become NodeApiErrors a user can act on', () => {
 					idempotencyKey: 'k',
 					itemIndex: 3,
 					permission: 'assets:todos',
-					record: 'Asset 1',
+					recordLabel: 'Asset 1',
 				},
 				retries: 0,
-				statusCode: 401,
-				body: { message: '' },
+				result,
+				baseUrl: '',
 				concurrencyOption: 'Fixed Concurrency',
 			},
 		);

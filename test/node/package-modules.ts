@@ -10,9 +10,15 @@ import type * as ValidationHelpers from '../../nodes/Inventory/values/checks';
 import type * as ShownTextHelpers from '../../nodes/Inventory/values/shownText';
 import type * as TransportConnection from '../../nodes/Inventory/transport/connection';
 import type * as TransportCredentialTest from '../../nodes/Inventory/transport/checkCredential';
+import type * as TransportAnswerBody from '../../nodes/Inventory/transport/answerBody';
+import type * as TransportAttemptResult from '../../nodes/Inventory/transport/attemptResult';
 import type * as TransportErrors from '../../nodes/Inventory/transport/itemError';
-import type * as TransportFailures from '../../nodes/Inventory/transport/outcome';
+import type * as TransportFailureDetails from '../../nodes/Inventory/transport/failureDetails';
+import type * as TransportFate from '../../nodes/Inventory/transport/fate';
+import type * as TransportNetworkFailure from '../../nodes/Inventory/transport/networkFailure';
+import type * as TransportRateOutcome from '../../nodes/Inventory/transport/rateOutcome';
 import type * as TransportRetry from '../../nodes/Inventory/transport/retry';
+import type * as TransportRetryAfter from '../../nodes/Inventory/transport/retryAfter';
 import { fromDist } from '../harness/engine';
 
 export const credentialModule = fromDist(
@@ -37,9 +43,29 @@ export const shownTextHelpers = fromDist(
 	'./nodes/Inventory/values/shownText.js',
 ) as typeof ShownTextHelpers;
 
-export const transportFailures = fromDist(
-	'./nodes/Inventory/transport/outcome.js',
-) as typeof TransportFailures;
+export const transportAnswerBody = fromDist(
+	'./nodes/Inventory/transport/answerBody.js',
+) as typeof TransportAnswerBody;
+
+export const transportAttemptResult = fromDist(
+	'./nodes/Inventory/transport/attemptResult.js',
+) as typeof TransportAttemptResult;
+
+export const transportNetworkFailure = fromDist(
+	'./nodes/Inventory/transport/networkFailure.js',
+) as typeof TransportNetworkFailure;
+
+export const transportRateOutcome = fromDist(
+	'./nodes/Inventory/transport/rateOutcome.js',
+) as typeof TransportRateOutcome;
+
+export const transportFate = fromDist(
+	'./nodes/Inventory/transport/fate.js',
+) as typeof TransportFate;
+
+export const transportFailureDetails = fromDist(
+	'./nodes/Inventory/transport/failureDetails.js',
+) as typeof TransportFailureDetails;
 
 export const transportErrors = fromDist(
 	'./nodes/Inventory/transport/itemError.js',
@@ -48,6 +74,10 @@ export const transportErrors = fromDist(
 export const transportRetry = fromDist(
 	'./nodes/Inventory/transport/retry.js',
 ) as typeof TransportRetry;
+
+export const transportRetryAfter = fromDist(
+	'./nodes/Inventory/transport/retryAfter.js',
+) as typeof TransportRetryAfter;
 
 export const transportCredentialTest = fromDist(
 	'./nodes/Inventory/transport/checkCredential.js',

@@ -1,7 +1,7 @@
 /**
  * Whether an answer is the Inventory API's, what is known of a failed request's fate, the per-field
  * reasons of a 422 (nested ones as dotted paths), the Base URL as pasted, and which answers are
- * retried (transport/outcome.ts, itemError.ts, connection.ts, retry.ts).
+ * retried (transport/answerBody.ts, attemptResult.ts, fate.ts, itemError.ts, connection.ts, retry.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { INode } from 'n8n-workflow';
@@ -9,16 +9,38 @@ import type { INode } from 'n8n-workflow';
 import type { InventoryRequest } from '../../nodes/Inventory/transport/request';
 import { TOKENS } from '../fixtures';
 import {
+	transportAnswerBody,
+	transportAttemptResult,
 	transportConnection,
 	transportErrors,
-	transportFailures,
+	transportFailureDetails,
+	transportFate,
+	transportRateOutcome,
 	transportRetry,
 } from '../node/package-modules';
 
-const { apiErrorBody, answerFate, bodyKind, isGatewayStatus } = transportFailures;
-const { answerError, failureDetailsOf, fieldReasons } = transportErrors;
+const { apiErrorBody, bodyKind, fieldReasons } = transportAnswerBody;
+const { classifyAnswer, isGatewayStatus } = transportAttemptResult;
+const { fateOf } = transportFate;
+const { itemError } = transportErrors;
+const { failureDetailsOf } = transportFailureDetails;
 const { normalizeBaseUrl, isHttpAddress } = transportConnection;
 const { retryWait } = transportRetry;
+const { rateOutcome } = transportRateOutcome;
+
+/** What an answer means, known to be no success; `unansweredCode`: an earlier attempt got no answer. */
+function failedAnswer(
+	answer: Parameters<typeof classifyAnswer>[0],
+	unansweredCode?: string,
+): Parameters<typeof fateOf>[0] {
+	const result = classifyAnswer(answer, unansweredCode);
+	if (result.kind === 'success') throw new Error(`${answer.statusCode} is a success`);
+	return result;
+}
+
+/** A body as the API gives it (JSON with a message), or as another server does (a page). */
+const bodyOf = (fromApi: boolean, apiMessage = 'Refused.') =>
+	fromApi ? { message: apiMessage } : '<html><body>Not here</body></html>';
 
 describe('the Base URL as pasted', () => {
 	test.each([
@@ -88,7 +110,11 @@ describe('which answers are retried', () => {
 		concurrencyOption: 'Fixed Concurrency',
 	};
 	const wait = (statusCode: number, fromApi: boolean) =>
-		retryWait(policy, 0, { statusCode, retryAfterMs: 10, inFlight: false, fromApi });
+		retryWait(
+			policy,
+			0,
+			failedAnswer({ statusCode, body: bodyOf(fromApi), headers: { 'retry-after': '0.01' } }),
+		);
 	test.each([
 		// The API's answers, as before.
 		[500, true, true],
@@ -107,6 +133,35 @@ describe('which answers are retried', () => {
 		[429, false, true],
 	])('%i, from the API %s: retried %s', (statusCode, fromApi, retried) => {
 		expect(wait(statusCode, fromApi) !== undefined).toBe(retried);
+	});
+});
+
+describe('how the rate counts an answer', () => {
+	const bodies: Array<[string, unknown]> = [
+		["the API's success", { data: { id: 1 } }],
+		["the API's error", { message: 'Refused.' }],
+		["another server's page", '<html><body>Bad Gateway</body></html>'],
+	];
+	test.each(bodies)(
+		'by its status alone, whoever answered (%s): 429 held back, 5xx failed, any other taken',
+		(_, body) => {
+			const statuses = [200, 201, 204, 301, 400, 401, 403, 404, 409, 422, 429];
+			statuses.push(500, 501, 502, 503, 504, 505);
+			for (const statusCode of statuses) {
+				const expected =
+					statusCode === 429 ? 'throttled' : statusCode >= 500 ? 'failed' : 'answered';
+				for (const unansweredCode of [undefined, 'ECONNRESET'])
+					expect([
+						statusCode,
+						rateOutcome(classifyAnswer({ statusCode, body }, unansweredCode)),
+					]).toEqual([statusCode, expected]);
+			}
+		},
+	);
+
+	test('no answer at all is unanswered', () => {
+		const reset = Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
+		expect(rateOutcome(transportAttemptResult.classifyNoAnswer(reset))).toBe('unanswered');
 	});
 });
 
@@ -139,7 +194,16 @@ describe("a failed request's fate", () => {
 		[{ statusCode: 404, fromApi: false, earlierUnanswered: true }, 'mayHaveBeenApplied'],
 		[{ statusCode: 422, fromApi: true, earlierUnanswered: true }, 'rejected'],
 	])('%j: %s', (answer, fate) => {
-		expect(answerFate({ earlierUnanswered: false, ...answer })).toBe(fate);
+		const { statusCode, fromApi, apiMessage, earlierUnanswered } = {
+			apiMessage: undefined,
+			earlierUnanswered: false,
+			...answer,
+		};
+		const result = failedAnswer(
+			{ statusCode, body: bodyOf(fromApi, apiMessage) },
+			earlierUnanswered ? 'ECONNRESET' : undefined,
+		);
+		expect(fateOf(result)).toBe(fate);
 	});
 });
 
@@ -187,17 +251,20 @@ describe("a 422's per-field reasons", () => {
 			idempotencyKey: randomUUID(),
 			itemIndex: 0,
 			permission: 'assets:lifecycle',
-			record: 'Asset 1001',
+			recordLabel: 'Asset 1001',
 		};
-		const error = answerError(node, token, {
+		const error = itemError(node, token, {
 			request,
 			retries: 0,
-			statusCode: 422,
+			result: failedAnswer({
+				statusCode: 422,
+				body: {
+					message: 'The given data was invalid.',
+					errors: { field_values: { '5': [`not ${token}`] } },
+				},
+			}),
+			baseUrl: '',
 			concurrencyOption: 'Max Automatic Concurrency',
-			body: {
-				message: 'The given data was invalid.',
-				errors: { field_values: { '5': [`not ${token}`] } },
-			},
 		});
 		expect(error.description).toBe('Fields with problems: field_values.5: not [redacted]');
 		expect(failureDetailsOf(error)).toEqual({

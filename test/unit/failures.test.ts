@@ -1,16 +1,22 @@
 /**
- * What the node reads from a failure (transport/outcome.ts): the network codes' table, a 409's
- * reading, and the item's error each network failure ends in (transport/itemError.ts).
+ * What the node reads from a failure: the network codes' table (transport/networkFailure.ts), a
+ * 409's reading (transport/attemptResult.ts), and the item's error each network failure ends in
+ * (transport/itemError.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { INode } from 'n8n-workflow';
 
 import type { InventoryRequest } from '../../nodes/Inventory/transport/request';
 import { TOKENS } from '../fixtures';
-import { transportErrors, transportFailures } from '../node/package-modules';
+import {
+	transportAttemptResult,
+	transportErrors,
+	transportNetworkFailure,
+} from '../node/package-modules';
 
-const { classifyNetworkFailure, readConflict, isInFlightConflict } = transportFailures;
-const { networkError } = transportErrors;
+const { classifyNetworkFailure } = transportNetworkFailure;
+const { classifyAnswer, classifyNoAnswer, readConflict } = transportAttemptResult;
+const { itemError } = transportErrors;
 
 /** An error as axios and Node hand it over: a message, a code, perhaps a cause. */
 function failure(message: string, code?: string, cause?: unknown): Error {
@@ -108,15 +114,17 @@ describe("the item's error says what is known of the request's fate", () => {
 		idempotencyKey: key,
 		itemIndex: 2,
 		permission: 'assets:todos',
-		record: 'Asset 1001',
+		recordLabel: 'Asset 1001',
 	};
 	const baseUrl = 'https://inventory.example.com';
 
 	function wording(error: Error, retries: number) {
-		const caught = networkError(node, token, baseUrl, {
+		const caught = itemError(node, token, {
 			request,
 			retries,
-			failure: classifyNetworkFailure(error),
+			result: classifyNoAnswer(error),
+			baseUrl,
+			concurrencyOption: 'Fixed Concurrency',
 		});
 		return { message: caught.message, description: caught.description, itemIndex: 2 };
 	}
@@ -222,6 +230,17 @@ describe('a 409 is read in one place', () => {
 	])('%j after an unanswered attempt: %s → %s', (message, afterUnanswered, reading) => {
 		expect(readConflict(message, afterUnanswered)).toBe(reading);
 	});
+
+	/** Whether the API's answer (its message, or none) reads as an earlier attempt still in flight. */
+	const isInFlightConflict = (
+		statusCode: number,
+		apiMessage: string | undefined,
+		afterUnansweredAttempt: boolean,
+	) =>
+		classifyAnswer(
+			{ statusCode, body: { message: apiMessage ?? '' } },
+			afterUnansweredAttempt ? 'ECONNRESET' : undefined,
+		).kind === 'earlierAttemptInFlight';
 
 	test('only a 409 is an attempt in flight', () => {
 		expect(isInFlightConflict(409, undefined, true)).toBe(true);

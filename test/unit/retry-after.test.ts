@@ -1,12 +1,20 @@
 /**
- * Retry-After (transport/retry.ts): both forms RFC 9110 allows, delay-seconds and an HTTP-date, read
+ * Retry-After (transport/retryAfter.ts): both forms RFC 9110 allows, delay-seconds and an HTTP-date, read
  * against a clock jest controls; how a 429's wait is bounded by Max Retry Wait; and the back-off (full
- * jitter) where the server names no wait.
+ * jitter) where the server names no wait (transport/retry.ts).
  */
 import type { RetryPolicy } from '../../nodes/Inventory/transport/retry';
-import { transportRetry } from '../node/package-modules';
+import { transportRetry, transportRetryAfter } from '../node/package-modules';
 
-const { parseRetryAfter, retryWait } = transportRetry;
+const { retryWait } = transportRetry;
+const { parseRetryAfter } = transportRetryAfter;
+
+/** What every answer of the API below has besides its kind and status. */
+const fromApi = {
+	body: { message: 'Refused.' },
+	answeredBy: 'api' as const,
+	earlierUnanswered: false,
+};
 
 const NOW = Date.parse('2026-11-24T20:00:00.000Z');
 
@@ -80,9 +88,10 @@ describe('no usable Retry-After', () => {
 describe("a 429's wait", () => {
 	const policy = retryPolicy();
 	const rateLimited = (retryAfterMs: number | undefined) => ({
+		...fromApi,
+		kind: 'rateLimited' as const,
 		statusCode: 429,
 		retryAfterMs,
-		inFlight: false,
 	});
 
 	test('is what Retry-After asks for, up to Max Retry Wait', () => {
@@ -99,8 +108,12 @@ describe("a 429's wait", () => {
 
 describe('the back-off of a 5xx or a network failure', () => {
 	const policy = retryPolicy({ maxRetries: 5, maxDelayMs: 6000 });
-	const serverError = { statusCode: 500, retryAfterMs: undefined, inFlight: false };
-	const reset = { code: 'ECONNRESET', retryable: true, fateUnknown: true };
+	const serverError = { ...fromApi, kind: 'serverError' as const, statusCode: 500 };
+	const reset = {
+		kind: 'networkFailure' as const,
+		failure: { code: 'ECONNRESET', retryable: true, fateUnknown: true },
+		earlierUnanswered: false,
+	};
 	afterEach(() => jest.restoreAllMocks());
 
 	test.each([
@@ -117,13 +130,18 @@ describe('the back-off of a 5xx or a network failure', () => {
 		(retries, draw, waitMs) => {
 			jest.spyOn(Math, 'random').mockReturnValue(draw);
 			expect(retryWait(policy, retries, serverError)).toBe(waitMs);
-			expect(transportRetry.networkRetryWait(policy, retries, reset)).toBe(waitMs);
+			expect(retryWait(policy, retries, reset)).toBe(waitMs);
 		},
 	);
 
 	test('a 409 of a request still being processed waits the whole bound, whatever the draw: only its own work is waited for', () => {
 		jest.spyOn(Math, 'random').mockReturnValue(0);
-		const stillProcessing = { statusCode: 409, retryAfterMs: undefined, inFlight: true };
+		const stillProcessing = {
+			...fromApi,
+			kind: 'earlierAttemptInFlight' as const,
+			statusCode: 409,
+			unansweredCode: 'ECONNRESET',
+		};
 		expect([0, 1, 2, 3].map((retries) => retryWait(policy, retries, stillProcessing))).toEqual([
 			1000, 2000, 4000, 6000,
 		]);

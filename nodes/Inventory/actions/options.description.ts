@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { field, INTEGER_IN_FORM_RANGE, type Field } from '../values/field';
 import type { ItemInput } from '../values/itemInput';
-import type { Sending } from '../scheduling/controller';
+import type { ConcurrencySetting } from '../scheduling/controller';
 import type { RetryPolicy } from '../transport';
 import { dateOrderOption } from '../values/dateOrder';
 
@@ -126,7 +126,7 @@ export const options: INodeProperties = {
 
 /** The run's options, read once from the first item; an option not set takes its default. */
 export function readRunOptions(input: ItemInput): {
-	sending: Sending;
+	sending: ConcurrencySetting;
 	policy: RetryPolicy;
 	dryRun: boolean;
 } {

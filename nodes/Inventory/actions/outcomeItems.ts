@@ -1,7 +1,11 @@
 import { NodeOperationError, type IDataObject, type INode, type NodeApiError } from 'n8n-workflow';
 
-import type { InventoryRequest } from '../transport';
-import { failureDetailsOf, FATE_WORDS, type FailureDetails } from '../transport/itemError';
+import {
+	failureDetailsOf,
+	FATE_WORDS,
+	type FailureDetails,
+	type InventoryRequest,
+} from '../transport';
 import { checkReasonsOf } from '../values/itemInput';
 import { LISTED_ITEMS, listedFirst } from '../values/listedFirst';
 

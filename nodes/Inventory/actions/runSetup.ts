@@ -4,7 +4,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { runIdentity, type RunIdentity } from '../idempotency/keys';
 import { readKeySource, type KeySource } from '../idempotency/keySource';
 import { isToolVariant } from '../idempotency/toolMode';
-import type { Sending } from '../scheduling/controller';
+import type { ConcurrencySetting } from '../scheduling/controller';
 import { openConnection, type RetryPolicy } from '../transport';
 import type { InventoryConnection } from '../transport/connection';
 import { blankRows, blankRowsHint } from '../values/blankRow';
@@ -45,7 +45,7 @@ export interface RunSetup {
 	keySource: KeySource;
 	connection: InventoryConnection;
 	policy: RetryPolicy;
-	sending: Sending;
+	sending: ConcurrencySetting;
 	identity: RunIdentity;
 	dryRun: boolean;
 	/** A thrown value as the node's error, naming the item. */

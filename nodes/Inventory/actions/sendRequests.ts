@@ -46,7 +46,7 @@ async function sendInRecordOrder(
 		pairedItem: { item: itemIndex },
 	});
 	await runInRecordOrder({
-		records: requests.map((request) => (isRequest(request) ? request.record : undefined)),
+		records: requests.map((request) => (isRequest(request) ? request.recordLabel : undefined)),
 		maxActive: sendingRun.maxActive,
 		locks: sendingRun.records,
 		stopAfterFailure: !context.continueOnFail(),

@@ -10,7 +10,7 @@ interface KeyedRequest {
 	itemIndex: number;
 	idempotencyKey: string;
 	body: IDataObject;
-	record: string;
+	recordLabel: string;
 }
 
 const MAX_NAMED = 3;
@@ -104,7 +104,7 @@ export function refuseRowsSharingKey(
 				: source.columns.length === 0
 					? [
 							'Key Columns',
-							`is empty, so ${listedItems(indexes)} are one action on ${group[0].record}`,
+							`is empty, so ${listedItems(indexes)} are one action on ${group[0].recordLabel}`,
 						]
 					: ['Key Columns', `give ${listedItems(indexes)} one key (${describeValue(rowId)})`];
 		const problem = `${shared}, but they would book different values (${fields}): the API would book the first and refuse the others. To book each, ${fixFor(source, column)}`;

@@ -11,7 +11,7 @@ import {
 } from './throttle';
 
 /** How many requests go out at once: a fixed number, or found automatically up to a maximum. */
-export type Sending =
+export type ConcurrencySetting =
 	| { mode: 'fixed'; concurrency: number }
 	| { mode: 'automatic'; maxInFlight: number };
 
@@ -69,17 +69,20 @@ export class ServerController {
 		return this.openRuns === 0 && this.throttle.idle && this.records.idle;
 	}
 
-	openRun(sending: Sending, logger: Logger): SendingRun {
+	openRun(concurrency: ConcurrencySetting, logger: Logger): SendingRun {
 		this.openRuns++;
 		this.logger = logger;
 		this.lastUsedAt = this.now();
 		const lane: AdaptiveLane | undefined =
-			sending.mode === 'automatic' ? this.throttle.openLane(sending.maxInFlight) : undefined;
+			concurrency.mode === 'automatic'
+				? this.throttle.openLane(concurrency.maxInFlight)
+				: undefined;
 		let closed = false;
 		return {
 			throttle: lane ?? new FixedThrottle(this.pause),
 			records: this.records,
-			maxActive: sending.mode === 'automatic' ? 2 * sending.maxInFlight : sending.concurrency,
+			maxActive:
+				concurrency.mode === 'automatic' ? 2 * concurrency.maxInFlight : concurrency.concurrency,
 			close: () => {
 				if (closed) return;
 				closed = true;
@@ -148,9 +151,9 @@ export const serverControllers = new ServerControllers();
 export function openSendingRun(
 	context: { logger: Logger },
 	connection: ServerIdentity,
-	sending: Sending,
+	concurrency: ConcurrencySetting,
 ): SendingRun {
 	return serverControllers
 		.controllerFor(connection, context.logger)
-		.openRun(sending, context.logger);
+		.openRun(concurrency, context.logger);
 }

@@ -2,7 +2,7 @@
 export interface RecordTicket {
 	readonly held: boolean;
 	/** Held while another ticket waits for the record (another execution's item, in the process). */
-	readonly awaited: boolean;
+	readonly othersWaitForRecord: boolean;
 	/** Gives the record up (held) or leaves its queue (waiting); does nothing the second time. */
 	release(): void;
 }
@@ -27,22 +27,22 @@ export class RecordLocks {
 		return this.queues.size === 0;
 	}
 
-	/** Some ticket waits for a record held by another (some held ticket is `awaited`). */
+	/** Some ticket waits for a record held by another (some held ticket has `othersWaitForRecord`). */
 	get someoneWaits(): boolean {
 		return this.waiting > 0;
 	}
 
 	/**
-	 * Asks for a record: held at once when nobody holds it, else `onHeld` is called (never from inside
+	 * Asks for a record, by its label: held at once when nobody holds it, else `onHeld` is called (never from inside
 	 * this call or a `release`) when the tickets before it are released.
 	 */
-	take(record: string, onHeld: () => void): RecordTicket {
-		const queue = this.queues.get(record) ?? [];
-		if (queue.length === 0) this.queues.set(record, queue);
+	take(recordLabel: string, onHeld: () => void): RecordTicket {
+		const queue = this.queues.get(recordLabel) ?? [];
+		if (queue.length === 0) this.queues.set(recordLabel, queue);
 		let released = false;
 		const ticket: QueuedTicket = {
 			held: queue.length === 0,
-			get awaited() {
+			get othersWaitForRecord() {
 				return this.held && queue.length > 1;
 			},
 			onHeld,
@@ -53,7 +53,7 @@ export class RecordLocks {
 				if (position >= 0) queue.splice(position, 1);
 				if (!ticket.held) this.waiting--;
 				if (queue.length === 0) {
-					this.queues.delete(record);
+					this.queues.delete(recordLabel);
 				} else if (position === 0) {
 					const next = queue[0];
 					next.held = true;

@@ -46,16 +46,16 @@ class IndexHeap {
 }
 
 export interface RecordOrderedRun {
-	/** Each item's record (e.g. `Asset 12`); items of one record run one after another. undefined: no record, runs alone. */
+	/** Each item's record, by its label (e.g. `Asset 12`); items of one record run one after another. undefined: no record, runs alone. */
 	records: ReadonlyArray<string | undefined>;
 	/** At most this many items are running at once (an item waiting for a record held elsewhere does not count). */
 	maxActive: number;
 	/**
 	 * Runs one item to its final outcome (retries included); resolves false when the item failed.
-	 * `awaited`: whether another run waits for the record this item holds now (its sending should not
+	 * `othersWaitForRecord`: whether another run waits for the record this item holds now (its sending should not
 	 * keep that run waiting behind this run's other items).
 	 */
-	work: (index: number, awaited: () => boolean) => Promise<boolean>;
+	work: (index: number, othersWaitForRecord: () => boolean) => Promise<boolean>;
 	/** After a failed item, no item after it in input order is started. */
 	stopAfterFailure: boolean;
 	/** Records held by other runs too (every execution's, in the process); by default this run's own. */
@@ -137,7 +137,9 @@ export async function runInRecordOrder(run: RecordOrderedRun): Promise<void> {
 				if (next !== undefined) ready.push(next);
 				startWhatMay();
 			};
-			work(index, () => tickets.get(index)?.awaited ?? false).then(finished, () => finished(false));
+			work(index, () => tickets.get(index)?.othersWaitForRecord ?? false).then(finished, () =>
+				finished(false),
+			);
 		}
 		if (running.size === 0 && tickets.size === 0) resolveDone();
 	};

@@ -14,14 +14,14 @@ export interface SendThrottle {
 	 * Resolves when the attempt may be sent, with its place in the order of sending; rejects with
 	 * ExecutionStopped, at once, when `signal` (the execution's cancel signal) fires first. `backFromRateLimit`:
 	 * the attempt has just waited out a 429's Retry-After, and goes before the attempts that did not.
-	 * `awaited`: asked when the run's turn comes; true while another run waits for the record this
+	 * `othersWaitForRecord`: asked when the run's turn comes; true while another run waits for the record this
 	 * attempt's item holds, and then it goes before the run's other attempts (else that run would wait
 	 * behind this run's whole queue).
 	 */
 	acquire(
 		signal?: AbortSignal,
 		backFromRateLimit?: boolean,
-		awaited?: () => boolean,
+		othersWaitForRecord?: () => boolean,
 	): Promise<number>;
 	release(sendNumber: number, outcome: AttemptOutcome): void;
 	/**
@@ -77,11 +77,11 @@ export class FixedThrottle implements SendThrottle {
 /** The longest sleep before a waiting attempt's turn is worked out again (the rate may have risen). */
 const MAX_TURN_WAIT_MS = 100;
 
-/** An attempt waiting for its turn; `awaited`, see SendThrottle.acquire. */
+/** An attempt waiting for its turn; `othersWaitForRecord`, see SendThrottle.acquire. */
 interface WaitingAttempt {
 	lane: Lane;
 	turn: (sendNumber: number) => void;
-	awaited?: () => boolean;
+	othersWaitForRecord?: () => boolean;
 }
 
 /** One run's attempts waiting for their turn, and its own bound (its Max Concurrency). */
@@ -134,7 +134,7 @@ export class AdaptiveThrottle {
 	private readonly turnAt = new Map<number, number>();
 
 	/**
-	 * `someoneWaits`: whether any run waits for a record another holds (else no attempt is awaited, and
+	 * `someoneWaits`: whether any run waits for a record another holds (else no attempt's record is waited for, and
 	 * the lanes' queues need not be looked over at each turn).
 	 */
 	constructor(
@@ -149,8 +149,8 @@ export class AdaptiveThrottle {
 		this.lanes.add(lane);
 		this.maxInFlight = this.largestLaneBound();
 		return {
-			acquire: async (signal, backFromRateLimit, awaited) =>
-				await this.acquire(lane, signal, backFromRateLimit, awaited),
+			acquire: async (signal, backFromRateLimit, othersWaitForRecord) =>
+				await this.acquire(lane, signal, backFromRateLimit, othersWaitForRecord),
 			release: (sendNumber, outcome) => this.release(lane, sendNumber, outcome),
 			pauseUntil: (timestamp) =>
 				this.pause.extend(Date.now() + this.rate.holdOthersMs(timestamp - Date.now())),
@@ -180,7 +180,7 @@ export class AdaptiveThrottle {
 		lane: Lane,
 		signal?: AbortSignal,
 		backFromRateLimit = false,
-		awaited?: () => boolean,
+		othersWaitForRecord?: () => boolean,
 	): Promise<number> {
 		throwIfStopped(signal);
 		if (this.quietSince !== undefined) {
@@ -194,7 +194,7 @@ export class AdaptiveThrottle {
 				resolve(sendNumber);
 			};
 			const queue = backFromRateLimit ? this.firstTurns : lane.waiting;
-			const attempt: WaitingAttempt = { lane, turn, awaited };
+			const attempt: WaitingAttempt = { lane, turn, othersWaitForRecord };
 			queue.push(attempt);
 			// Stopped while waiting: the turn goes to the next attempt, nothing of this one stays queued.
 			void stopped.then(() => {
@@ -244,10 +244,10 @@ export class AdaptiveThrottle {
 		const lane = this.rotation.shift();
 		if (!lane) return {};
 		lane.inRotation = false;
-		const awaited = this.someoneWaits()
-			? lane.waiting.findIndex((attempt) => attempt.awaited?.() === true)
+		const recordWaitedFor = this.someoneWaits()
+			? lane.waiting.findIndex((attempt) => attempt.othersWaitForRecord?.() === true)
 			: -1;
-		return { lane, turn: lane.waiting.splice(Math.max(0, awaited), 1)[0]?.turn };
+		return { lane, turn: lane.waiting.splice(Math.max(0, recordWaitedFor), 1)[0]?.turn };
 	}
 
 	/**

@@ -9,18 +9,14 @@ import {
 	ADDRESS_CHECK_IDEMPOTENCY_KEY,
 	ADDRESS_CHECK_PATH,
 	ADDRESS_CHECK_REQUEST,
-	bareApiToken,
 	isHttpAddress,
 	normalizeBaseUrl,
 	redact,
 } from './connection';
-import {
-	apiErrorBody,
-	bodyKind,
-	classifyNetworkFailure,
-	isCertificateFailure,
-	isGatewayStatus,
-} from './outcome';
+import { authorizationHeader, bareApiToken } from '../../../credentials/InventoryApi.credentials';
+import { apiErrorBody, bodyKind } from './answerBody';
+import { isGatewayStatus } from './attemptResult';
+import { classifyNetworkFailure, isCertificateFailure } from './networkFailure';
 
 /**
  * The API has no read endpoint, so the test sends a to-do creation that can never succeed: record 0
@@ -32,7 +28,8 @@ export const CREDENTIAL_TEST_PATH = ADDRESS_CHECK_PATH;
 
 const TIMEOUT_MS = 30_000;
 
-interface Answer {
+/** How the Base URL answered one of the test's requests. */
+interface TestAnswer {
 	statusCode: number;
 	body: unknown;
 }
@@ -43,13 +40,13 @@ async function send(
 	baseUrl: string,
 	data: ICredentialDataDecryptedObject,
 	withToken: boolean,
-): Promise<Answer> {
+): Promise<TestAnswer> {
 	const response = (await context.helpers.request({
 		method: ADDRESS_CHECK_REQUEST.method,
 		uri: `${baseUrl}${ADDRESS_CHECK_REQUEST.path}`,
 		headers: {
 			...ADDRESS_CHECK_REQUEST.headers,
-			...(withToken ? { Authorization: `Bearer ${bareApiToken(data.apiToken)}` } : {}),
+			...(withToken ? authorizationHeader(data.apiToken) : {}),
 		},
 		body: {},
 		json: true,
@@ -74,7 +71,7 @@ const ENTER_ADDRESS =
 	'Enter the address of your Inventory service, e.g. https://inventory.example.com (a trailing /api/v1 is fine).';
 
 /** An answer that shows the Base URL does not lead to the Inventory API. */
-function notTheApi(baseUrl: string, { statusCode, body }: Answer, withToken: boolean): string {
+function notTheApi(baseUrl: string, { statusCode, body }: TestAnswer, withToken: boolean): string {
 	const message = apiErrorBody(body)?.message;
 	const what =
 		message !== undefined && !withToken
@@ -105,7 +102,7 @@ export async function testInventoryCredential(
 				'The Base URL must start with http:// or https://, e.g. https://inventory.example.com',
 		};
 	}
-	const unavailable = ({ statusCode }: Answer): INodeCredentialTestResult | undefined =>
+	const unavailable = ({ statusCode }: TestAnswer): INodeCredentialTestResult | undefined =>
 		isGatewayStatus(statusCode)
 			? {
 					status: 'Error',

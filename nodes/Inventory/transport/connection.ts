@@ -1,7 +1,8 @@
 import type { ICredentialsDecrypted, IExecuteFunctions, IN8nHttpFullResponse } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { isGatewayStatus } from './outcome';
+import { bareApiToken } from '../../../credentials/InventoryApi.credentials';
+import { isGatewayStatus } from './attemptResult';
 import { apiHeaders } from './request';
 
 export const CREDENTIAL_TYPE = 'inventoryApi';
@@ -26,17 +27,6 @@ export function normalizeBaseUrl(raw: unknown): string {
 		.replace(/\/+$/, '')
 		.replace(/\/api\/v1$/i, '')
 		.replace(/\/+$/, '');
-}
-
-/**
- * The API token as pasted, reduced to the token: spaces around it and a "Bearer " before it (in any
- * letter case, as copied from an Authorization header) dropped. The credential's `authenticate`
- * expression does the same for every request; the credential test sends its own.
- */
-export function bareApiToken(raw: unknown): string {
-	return String(raw ?? '')
-		.trim()
-		.replace(/^bearer\s+/i, '');
 }
 
 /** Removes the token from any text that could reach a message, output or log. */
@@ -97,12 +87,11 @@ export const ADDRESS_CHECK_REQUEST = {
 	body: {},
 } as const;
 
-/** How the Base URL answered a request without a token; the Inventory API answers every such request with 401. */
-export interface AddressCheck {
-	isApi: boolean;
-	statusCode?: number;
-	body?: unknown;
-}
+/**
+ * Whether the Base URL leads to the Inventory API, by how it answered a request without a token (the
+ * API answers every such request with 401); `statusCode`: what it answered when it is not the API.
+ */
+export type AddressCheck = { isApi: true } | { isApi: false; statusCode: number };
 
 const addressChecks = new WeakMap<InventoryConnection, Promise<AddressCheck>>();
 
@@ -141,11 +130,10 @@ export async function checkApiAddress(
 				{ credentialsDecrypted: anonymous },
 			) as Promise<IN8nHttpFullResponse>
 		).then(
-			({ statusCode, body }): AddressCheck => ({
-				isApi: statusCode === 401 || isGatewayStatus(statusCode),
-				statusCode,
-				body,
-			}),
+			({ statusCode }): AddressCheck =>
+				statusCode === 401 || isGatewayStatus(statusCode)
+					? { isApi: true }
+					: { isApi: false, statusCode },
 			(): AddressCheck => ({ isApi: true }),
 		);
 		addressChecks.set(connection, check);

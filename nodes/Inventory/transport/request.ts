@@ -10,8 +10,11 @@ export interface InventoryRequest {
 	itemIndex: number;
 	/** The permission the operation needs, named in 403 messages. */
 	permission: string;
-	/** The record in the path, named in 404 messages, e.g. `Asset 12`. */
-	record: string;
+	/**
+	 * The record the request changes, in words, e.g. `Asset 12`: messages name the record so, and the
+	 * items of one record are told apart by it (they run one after another, across executions).
+	 */
+	recordLabel: string;
 	/**
 	 * What the Idempotency-Key is made of, for the words of a 409 saying it was used before: the row's
 	 * Key Columns (none named), its Row Key, a tool call's arguments, or the execution.

@@ -99,6 +99,6 @@ export function buildRequest(input: ItemInput): PreparedRequest {
 		path: `/api/v1/assets/${asset}/todos`,
 		body: input.body([name], optionalFields),
 		permission: 'assets:todos',
-		record: `Asset ${asset}`,
+		recordLabel: `Asset ${asset}`,
 	};
 }

@@ -226,6 +226,6 @@ export function buildRequest(input: ItemInput): PreparedRequest {
 		path: `/api/v1/assets/${asset}/acquisitions`,
 		body: fieldValues ? { ...body, field_values: fieldValues } : body,
 		permission: 'assets:lifecycle',
-		record: `Asset ${asset}`,
+		recordLabel: `Asset ${asset}`,
 	};
 }

@@ -135,6 +135,6 @@ export function buildRequest(input: ItemInput): PreparedRequest {
 		path: `/api/v1/subscriptions/${subscription}/billing`,
 		body: { ...body, ...licenses },
 		permission: 'subscriptions:update',
-		record: `Subscription ${subscription}`,
+		recordLabel: `Subscription ${subscription}`,
 	};
 }

@@ -1,0 +1,105 @@
+import type { ResultOf } from './attemptResult';
+import { networkCodeWords } from './networkFailure';
+import {
+	apiSaidSentence,
+	reasonAfterColon,
+	retriesText,
+	type RedactedAnswer,
+	type Wording,
+} from './wording';
+
+/*
+ * The words of a 409, by its reading (attemptResult.ts): an earlier attempt or another request with
+ * the key still in flight, a key reused for other values, or a conflict with the record itself.
+ */
+
+/** A timestamp in an API message, e.g. the record's last change in a 409 about the event date. */
+const TIMESTAMP_IN_TEXT =
+	/\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?/;
+
+const RECORD_STATE =
+	'The record changed or is in a state that does not allow this action. Refresh the record and try again.';
+
+/** The message of a 409 whose words need no more than the API's reason. */
+const refusedChange = (reason?: string) =>
+	`The Inventory API refused the change (409)${reasonAfterColon(reason)}`;
+
+/**
+ * A 409 for an event date earlier than a newer change of the record: refreshing the record changes
+ * nothing, so the message shows the Event Date that was sent, and the fix is a later one.
+ */
+function eventDateWording({ request, reason }: RedactedAnswer): Wording | undefined {
+	const sent = request.body.event_date;
+	if (typeof sent !== 'string') return undefined;
+	const lastChange = TIMESTAMP_IN_TEXT.exec(reason ?? '')?.[0];
+	const epoch = sent.startsWith('1970-')
+		? " A date in 1970 is what a small number read as a Unix time gives, e.g. a spreadsheet's day number (46346 for 2026-11-20) converted with DateTime.fromSeconds: check the expression that gives Event Date."
+		: '';
+	return {
+		message: `The Event Date sent, ${sent}, is before the last change of ${request.recordLabel}${lastChange ? ` (${lastChange})` : ''}: the Inventory API refused it (409)`,
+		description: `An event cannot be dated before a later change of its record, so refreshing the record changes nothing: give a later Event Date${lastChange ? `, at or after ${lastChange}` : ''}, or leave Event Date empty to date the event now.${epoch}${lastChange ? '' : apiSaidSentence(reason)}`,
+	};
+}
+
+/** A 409 of the record itself: its state, or an event date before its last change. */
+export function recordConflictWording(answer: RedactedAnswer): Wording {
+	const recordState = { message: refusedChange(answer.reason), description: RECORD_STATE };
+	const { result } = answer;
+	if (result.kind === 'rejected' && result.conflict === 'eventDate')
+		return eventDateWording(answer) ?? recordState;
+	return recordState;
+}
+
+/**
+ * A 409 for a key used before with other values. Keyed by the row, it means this step booked this row
+ * on this record before with other values (a row corrected after it was booked, the node's fixed
+ * values edited, or a step of the same name in a copy of the workflow): the first booking stands.
+ */
+export function keyReusedWording({ request, reason }: RedactedAnswer): Wording {
+	const key = request.idempotencyKey;
+	const booked = `The Inventory API refused this row (409): this step booked ${request.recordLabel} for the same row before, with other values, and keeps that booking`;
+	switch (request.keyedBy) {
+		case 'keyColumns':
+		case 'rowKey': {
+			const [where, ownKey] =
+				request.keyedBy === 'keyColumns'
+					? ['Key Columns', 'add a column such as a revision to Key Columns']
+					: ['the Row Key', 'add a part such as a revision to the Row Key'];
+			return {
+				message: booked,
+				description: `The Idempotency-Key ${key} is this row's (${where}, with this node's name, the operation and the record), and the first booking with it stands: the API does not change it. If the row was corrected after it was booked, correct the record in Inventory; to book the corrected row as an action of its own, give it a key of its own (${ownKey}). If another node of the same name, e.g. in a copy of this workflow, booked other values for this row, rename one of the two.${apiSaidSentence(reason)}`,
+			};
+		}
+		case 'noKeyColumns':
+			return {
+				message: booked,
+				description: `Key Columns is empty, so this step acts once per record and the Idempotency-Key ${key} is the same for every row on ${request.recordLabel}; the first booking stands. To book each row, name the input column that identifies a row in Key Columns (e.g. po_number).${apiSaidSentence(reason)}`,
+			};
+		default:
+			return {
+				message: refusedChange(reason),
+				description: `The Idempotency-Key ${key} was already used for a different request, and the first booking with it stands. If you edited this node and then retried an old execution, run the workflow anew instead.`,
+			};
+	}
+}
+
+/** A 409 answering a retry whose earlier attempt got no answer: that attempt is still being applied. */
+export function earlierAttemptInFlightWording({
+	request,
+	reason,
+	retries,
+	result,
+}: RedactedAnswer<ResultOf<'earlierAttemptInFlight'>>): Wording {
+	return {
+		message: `The Inventory API is still processing an earlier attempt of this request (409) after ${retriesText(retries)}`,
+		description: `An earlier attempt got no answer (${networkCodeWords(result.unansweredCode) ?? 'the connection failed'}) and the server still reports the request as in progress${reason ? ` ("${reason}")` : ''}. The Idempotency-Key ${request.idempotencyKey} is safe to retry: a retry (Retry On Fail, or n8n's Retry execution) replays the result once the server has finished, and never creates a second record. If the server is often this slow, raise the Timeout or Max Retries option.`,
+	};
+}
+
+/** A 409 for another request with the same key that is still under way. */
+export function keyInFlightWording({ request, reason }: RedactedAnswer): Wording {
+	return {
+		message: refusedChange(reason),
+		description: `Another request with the same Idempotency-Key (${request.idempotencyKey}) is still being processed, e.g. the same row sent by another execution at the same moment. The key is safe to retry: once that request has finished, a retry replays its result.`,
+	};
+}
