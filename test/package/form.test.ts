@@ -71,7 +71,7 @@ function exportedTexts(): Map<string, string | undefined> {
 }
 
 /**
- * A description written as a template of exported constants (`\`Salvage value, ${AMOUNT_RANGE}\``,
+ * A description or hint written as a template of exported constants (`\`Salvage value, ${AMOUNT_RANGE}\``,
  * its range stated from the constant its check uses): its text, the lint reading the text around
  * them; undefined for any other template.
  */
@@ -96,8 +96,11 @@ function parameterLiterals(): Literal[] {
 			for (const property of node.properties) {
 				if (property.type !== 'Property' || property.key.type !== 'Identifier') continue;
 				if (property.value.type === 'Literal') values[property.key.name] = property.value.value;
-				if (property.value.type === 'TemplateLiteral' && property.key.name === 'description')
-					values.description = templateText(property.value, texts);
+				if (
+					property.value.type === 'TemplateLiteral' &&
+					(property.key.name === 'description' || property.key.name === 'hint')
+				)
+					values[property.key.name] = templateText(property.value, texts);
 			}
 			literals.push({ file: relative(root, path), values });
 		});

@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 
 import { chooseIdempotencyKey, type KeyBasis } from '../idempotency/keys';
-import type { KeySource } from '../idempotency/keySource';
+import { keyReuseWords } from '../idempotency/keyReuse';
 import { keyBasisOf } from '../idempotency/rowIdentity';
 import { refuseRowsSharingKey } from '../idempotency/rowsSharingKey';
 import type { InventoryRequest } from '../transport';
@@ -32,13 +32,6 @@ export interface PreparedRun {
 	failures: Array<{ itemIndex: number; error: NodeApiError | NodeOperationError }>;
 }
 
-/** What the keys of this run are made of, as a 409's words name it. */
-function keyedByOf(source: KeySource): NonNullable<InventoryRequest['keyedBy']> {
-	if (source.basis === 'columns')
-		return source.columns.length === 0 ? 'noKeyColumns' : 'keyColumns';
-	return source.basis === 'expression' ? 'rowKey' : source.basis;
-}
-
 /**
  * Every item's request is built first, with its Idempotency-Key: the record it addresses decides what
  * may run at once, and without Continue On Fail an item that fails its checks stops the run before
@@ -53,7 +46,7 @@ export function prepareRequests(
 	blank: Set<number>,
 ): PreparedRun {
 	const { keySource, identity } = run;
-	const keyedBy = keyedByOf(keySource);
+	const wordsOfKeyReuse = keyReuseWords(keySource);
 	const keyBases = new Map<number, KeyBasis>();
 	const built = items.map((item, itemIndex): Prepared => {
 		if (blank.has(itemIndex)) return BLANK;
@@ -65,7 +58,8 @@ export function prepareRequests(
 			}));
 			keyBases.set(itemIndex, basis);
 			const idempotencyKey = chooseIdempotencyKey(basis, { ...identity, itemIndex }, request);
-			return { ...request, itemIndex, idempotencyKey, keyedBy };
+			const whenKeyReused = () => wordsOfKeyReuse(idempotencyKey, request.recordLabel);
+			return { ...request, itemIndex, idempotencyKey, whenKeyReused };
 		} catch (caught) {
 			return run.asNodeError(caught, itemIndex);
 		}

@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { ROW_KEY_PARTS } from '../idempotency/keys';
+
 /**
  * What counts as the same action, chosen in the form: one step (the node, by its name) doing its
  * operation on one record for one row. The values are read by `idempotency/keySource.ts`. The
@@ -76,7 +78,7 @@ export const keyColumns: INodeProperties = {
 	placeholder: 'e.g. po_number, line',
 	description:
 		'The input columns that identify a row, separated by commas: a PO number, a form submission ID. Drag them in from the input. Left empty (an input without rows of its own, such as a Manual Trigger), this step acts once per record.',
-	hint: "The Idempotency-Key is made from these values with this node's name, the operation and the record: a row this step sent before is replayed, not booked twice. Renamed, the node is a new step.",
+	hint: `The Idempotency-Key is made from these values with ${ROW_KEY_PARTS}: a row this step sent before is replayed, not booked twice. Renamed, the node is a new step.`,
 	displayOptions: {
 		show: { '@tool': [false], repeatProtection: ['columns'] },
 	},
@@ -91,7 +93,7 @@ export const rowKey: INodeProperties = {
 	placeholder: "e.g. {{ $('Form').item.json.submissionId }}",
 	description:
 		'An expression giving each row its identity; fixed text makes the action happen once ever',
-	hint: "The Idempotency-Key is made from this value with this node's name, the operation and the record: a row this step sent before is replayed, not booked twice. Renamed, the node is a new step.",
+	hint: `The Idempotency-Key is made from this value with ${ROW_KEY_PARTS}: a row this step sent before is replayed, not booked twice. Renamed, the node is a new step.`,
 	displayOptions: {
 		show: { repeatProtection: ['expression'] },
 	},

@@ -84,6 +84,9 @@ export function deriveToolCallKey(
 	);
 }
 
+/** What a row's key is made of besides the row, as the form's hints and the messages say it (rowActionKey). */
+export const ROW_KEY_PARTS = "this node's name, the operation and the record";
+
 /**
  * The rule of one action: **one step (the node, by its name) doing one operation on one record for
  * one row**. The row is its business id (Key Columns' values or the Row Key; empty when Key Columns

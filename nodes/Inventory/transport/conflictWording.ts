@@ -51,36 +51,17 @@ export function recordConflictWording(answer: RedactedAnswer): Wording {
 }
 
 /**
- * A 409 for a key used before with other values. Keyed by the row, it means this step booked this row
- * on this record before with other values (a row corrected after it was booked, the node's fixed
- * values edited, or a step of the same name in a copy of the workflow): the first booking stands.
+ * A 409 for a key used before with other values: the first booking stands. A row's key says why in
+ * the words of where it comes from (request.whenKeyReused); any other key in these.
  */
 export function keyReusedWording({ request, reason }: RedactedAnswer): Wording {
-	const key = request.idempotencyKey;
-	const booked = `The Inventory API refused this row (409): this step booked ${request.recordLabel} for the same row before, with other values, and keeps that booking`;
-	switch (request.keyedBy) {
-		case 'keyColumns':
-		case 'rowKey': {
-			const [where, ownKey] =
-				request.keyedBy === 'keyColumns'
-					? ['Key Columns', 'add a column such as a revision to Key Columns']
-					: ['the Row Key', 'add a part such as a revision to the Row Key'];
-			return {
-				message: booked,
-				description: `The Idempotency-Key ${key} is this row's (${where}, with this node's name, the operation and the record), and the first booking with it stands: the API does not change it. If the row was corrected after it was booked, correct the record in Inventory; to book the corrected row as an action of its own, give it a key of its own (${ownKey}). If another node of the same name, e.g. in a copy of this workflow, booked other values for this row, rename one of the two.${apiSaidSentence(reason)}`,
-			};
-		}
-		case 'noKeyColumns':
-			return {
-				message: booked,
-				description: `Key Columns is empty, so this step acts once per record and the Idempotency-Key ${key} is the same for every row on ${request.recordLabel}; the first booking stands. To book each row, name the input column that identifies a row in Key Columns (e.g. po_number).${apiSaidSentence(reason)}`,
-			};
-		default:
-			return {
-				message: refusedChange(reason),
-				description: `The Idempotency-Key ${key} was already used for a different request, and the first booking with it stands. If you edited this node and then retried an old execution, run the workflow anew instead.`,
-			};
-	}
+	const rowWords = request.whenKeyReused?.();
+	if (rowWords)
+		return { ...rowWords, description: `${rowWords.description ?? ''}${apiSaidSentence(reason)}` };
+	return {
+		message: refusedChange(reason),
+		description: `The Idempotency-Key ${request.idempotencyKey} was already used for a different request, and the first booking with it stands. If you edited this node and then retried an old execution, run the workflow anew instead.`,
+	};
 }
 
 /** A 409 answering a retry whose earlier attempt got no answer: that attempt is still being applied. */

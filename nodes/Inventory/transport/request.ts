@@ -1,5 +1,7 @@
 import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
 
+import type { Wording } from './wording';
+
 /** One write to the Inventory API, ready to send. */
 export interface InventoryRequest {
 	method: IHttpRequestMethods;
@@ -16,10 +18,10 @@ export interface InventoryRequest {
 	 */
 	recordLabel: string;
 	/**
-	 * What the Idempotency-Key is made of, for the words of a 409 saying it was used before: the row's
-	 * Key Columns (none named), its Row Key, a tool call's arguments, or the execution.
+	 * The words of a 409 saying the key was used before with other values, by what the key is made of
+	 * (idempotency/keyReuse.ts); the transport's own words when there are none.
 	 */
-	keyedBy?: 'keyColumns' | 'noKeyColumns' | 'rowKey' | 'call' | 'execution';
+	whenKeyReused?: () => Wording | undefined;
 }
 
 /** The headers of every request to the API: JSON both ways, and the action's Idempotency-Key. */
