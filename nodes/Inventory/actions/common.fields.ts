@@ -23,6 +23,12 @@ export const assetId = field({
 	check: RECORD_ID,
 });
 
+/**
+ * An asset as messages name it: also what runs the items of one asset one after another, so that
+ * every operation on assets must name it alike.
+ */
+export const assetLabel = (asset: unknown): string => `Asset ${String(asset)}`;
+
 export const eventDate = field({
 	property: {
 		displayName: 'Event Date',

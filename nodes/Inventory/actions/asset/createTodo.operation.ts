@@ -3,7 +3,14 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { field } from '../../values/field';
 import type { ItemInput } from '../../values/itemInput';
 import { RECORD_ID } from '../../values/checks';
-import { assetId, NAME_LENGTH, NAME_LIMIT, TEXT_LENGTH, TEXT_LIMIT } from '../common.fields';
+import {
+	assetId,
+	assetLabel,
+	NAME_LENGTH,
+	NAME_LIMIT,
+	TEXT_LENGTH,
+	TEXT_LIMIT,
+} from '../common.fields';
 import type { PreparedRequest } from '../node.type';
 
 const name = field({
@@ -99,6 +106,6 @@ export function buildRequest(input: ItemInput): PreparedRequest {
 		path: `/api/v1/assets/${asset}/todos`,
 		body: input.body([name], optionalFields),
 		permission: 'assets:todos',
-		recordLabel: `Asset ${asset}`,
+		recordLabel: assetLabel(asset),
 	};
 }

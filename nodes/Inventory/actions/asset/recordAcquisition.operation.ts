@@ -7,6 +7,7 @@ import { AMOUNT, RECORD_ID } from '../../values/checks';
 import { AMOUNT_RANGE, countWords } from '../../values/rangeWords';
 import {
 	assetId,
+	assetLabel,
 	eventDate,
 	eventDescription,
 	NAME_LENGTH,
@@ -226,6 +227,6 @@ export function buildRequest(input: ItemInput): PreparedRequest {
 		path: `/api/v1/assets/${asset}/acquisitions`,
 		body: fieldValues ? { ...body, field_values: fieldValues } : body,
 		permission: 'assets:lifecycle',
-		recordLabel: `Asset ${asset}`,
+		recordLabel: assetLabel(asset),
 	};
 }
