@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import type { Check } from './checks';
 
@@ -30,14 +30,20 @@ export interface Field extends FieldCheck {
 /** A whole number within the range its form property states (`typeOptions` minValue and maxValue). */
 export const INTEGER_IN_FORM_RANGE = { kind: 'integerInFormRange' } as const;
 
+/** One of the options its form property lists (`options`), given by value or by name. */
+export const ONE_OF_FORM_OPTIONS = { kind: 'oneOfFormOptions' } as const;
+
 /**
  * How an operation file declares a field: the form property as a plain `INodeProperties` literal (so
  * n8n's lint reads it), the check beside it, and the request body field it fills.
  */
 export interface FieldDeclaration {
 	property: INodeProperties;
-	/** A number field's range is stated once, in its property: `INTEGER_IN_FORM_RANGE` checks it. */
-	check: Check | typeof INTEGER_IN_FORM_RANGE;
+	/**
+	 * A number field's range and a choice's options are stated once, in its property:
+	 * `INTEGER_IN_FORM_RANGE` and `ONE_OF_FORM_OPTIONS` check them.
+	 */
+	check: Check | typeof INTEGER_IN_FORM_RANGE | typeof ONE_OF_FORM_OPTIONS;
 	/** The request body field the value fills; none for the record in the path. */
 	apiField?: string;
 	/**
@@ -57,7 +63,12 @@ export function field({
 	requiredWhen,
 	requiredWith,
 }: FieldDeclaration): Field {
-	const checked = check.kind === INTEGER_IN_FORM_RANGE.kind ? formRange(property) : check;
+	const checked =
+		check.kind === INTEGER_IN_FORM_RANGE.kind
+			? formRange(property)
+			: check.kind === ONE_OF_FORM_OPTIONS.kind
+				? formOptions(property)
+				: check;
 	return {
 		parameter: property.name,
 		label: property.displayName,
@@ -79,4 +90,11 @@ function formRange({ name, typeOptions }: INodeProperties): Check {
 			`Field "${name}": INTEGER_IN_FORM_RANGE needs typeOptions minValue and maxValue`,
 		);
 	return { kind: 'integer', min, max };
+}
+
+/** The options check of a choice property's list; a property without one is a declaration error. */
+function formOptions({ name, options }: INodeProperties): Check {
+	if (!options?.every((option) => 'value' in option))
+		throw new Error(`Field "${name}": ONE_OF_FORM_OPTIONS needs a list of options`);
+	return { kind: 'options', options: options as INodePropertyOptions[] };
 }

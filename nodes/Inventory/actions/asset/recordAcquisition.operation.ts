@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { field } from '../../values/field';
+import { field, ONE_OF_FORM_OPTIONS } from '../../values/field';
 import type { ItemInput } from '../../values/itemInput';
 import { AMOUNT, RECORD_ID } from '../../values/checks';
 import { AMOUNT_RANGE, countWords } from '../../values/rangeWords';
@@ -140,7 +140,7 @@ const planBillingFrequency = field({
 		options: RECURRING_FREQUENCIES,
 		description: 'How often the payment is due; the event type must support payments',
 	},
-	check: { kind: 'options', options: RECURRING_FREQUENCIES },
+	check: ONE_OF_FORM_OPTIONS,
 	apiField: 'billing_frequency',
 });
 

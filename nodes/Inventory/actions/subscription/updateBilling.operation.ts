@@ -1,6 +1,6 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { field } from '../../values/field';
+import { field, ONE_OF_FORM_OPTIONS } from '../../values/field';
 import type { ItemInput } from '../../values/itemInput';
 import { AMOUNT, RECORD_ID } from '../../values/checks';
 import { AMOUNT_RANGE, countWords } from '../../values/rangeWords';
@@ -37,7 +37,7 @@ const priceModel = field({
 		options: PRICE_MODELS,
 		description: 'Whether the cost is for the whole subscription or per license',
 	},
-	check: { kind: 'options', options: PRICE_MODELS },
+	check: ONE_OF_FORM_OPTIONS,
 	apiField: 'price_model',
 });
 
@@ -65,11 +65,15 @@ const billingFrequency = field({
 		options: BILLING_FREQUENCIES,
 		description: 'How often the cost is billed, or Upfront for a one-time purchase',
 	},
-	check: { kind: 'options', options: BILLING_FREQUENCIES },
+	check: ONE_OF_FORM_OPTIONS,
 	apiField: 'billing_frequency',
 });
 
-/** A count of licenses, typed as text like every amount and count (values/checks.ts AMOUNT). */
+/**
+ * A count of licenses, typed as text like every amount and count. The form shows License Count in two
+ * places, top level with Per License (where it is required) and under Additional Fields with Lump Sum;
+ * n8n's lint reads each as a literal of its own, and both take this check and its range.
+ */
 const LICENSE_COUNT = { kind: 'integer', min: 1, max: 100_000_000 } as const;
 export const LICENSE_COUNT_RANGE = countWords(LICENSE_COUNT);
 
