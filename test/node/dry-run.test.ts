@@ -139,3 +139,18 @@ test('the option set alone makes a dry run; without it the row is sent', async (
 	expect(nodeOutput(real, 'Inventory').map(({ json }) => json.dryRun)).toEqual([undefined]);
 	expect(sandbox.requests()).toHaveLength(1);
 });
+
+test('only the switch itself turns a dry run on: an expression giving "yes" sends the rows', async () => {
+	const { sandbox } = env;
+	const run = await runInventory(
+		sandbox,
+		[rows[0], rows[2]],
+		parameters({ dryRun: '={{ "yes" }}' }),
+	);
+	expect(run.status).toBe('success');
+	expect(keysSent(sandbox)).toHaveLength(2);
+	expect(nodeOutput(run, 'Inventory').map(({ json }) => json.dryRun)).toEqual([
+		undefined,
+		undefined,
+	]);
+});

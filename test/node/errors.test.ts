@@ -263,6 +263,11 @@ describe('API errors become NodeApiErrors a user can act on', () => {
 	test.each([
 		['automatic concurrency names Max Automatic Concurrency', {}, 'Max Automatic Concurrency'],
 		['a fixed concurrency names Fixed Concurrency', { concurrency: 2 }, 'Fixed Concurrency'],
+		[
+			'Fixed Concurrency added and left empty still names Fixed Concurrency',
+			{ concurrency: '' },
+			'Fixed Concurrency',
+		],
 	])('429 advice with %s', async (_case, options, option) => {
 		const { sandbox } = env;
 		sandbox.setFaults({

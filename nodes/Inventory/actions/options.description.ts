@@ -90,19 +90,20 @@ export const runOptions = {
 		},
 		check: INTEGER_IN_FORM_RANGE,
 	}),
-	/** Checks every item and outputs the requests instead of sending them. */
-	dryRun: field({
-		property: {
-			displayName: 'Dry Run',
-			name: 'dryRun',
-			type: 'boolean',
-			default: false,
-			description:
-				'Whether to run every check on every item and output the request each would send (method, path, body, Idempotency-Key) without sending anything',
-			hint: 'Nothing is sent, not even to test the credential. Items that fail a check go to the error output (or stop the node) with their reasons. The keys shown belong to this execution: a real run sends keys of its own, unless they come from the row data (Repeat Protection keyed by columns or an expression).',
-		},
-		check: { kind: 'boolean' },
-	}),
+};
+
+/**
+ * Checks every item and outputs the requests instead of sending them. Only the switch's own `true`
+ * turns it on, as n8n reads a boolean: no text an expression gives ("yes") is taken for it.
+ */
+export const dryRunOption: INodeProperties = {
+	displayName: 'Dry Run',
+	name: 'dryRun',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether to run every check on every item and output the request each would send (method, path, body, Idempotency-Key) without sending anything',
+	hint: 'Nothing is sent, not even to test the credential. Items that fail a check go to the error output (or stop the node) with their reasons. The keys shown belong to this execution: a real run sends keys of its own, unless they come from the row data (Repeat Protection keyed by columns or an expression).',
 };
 
 /** The Options collection: its entries listed by display name, as n8n's style asks. */
@@ -114,7 +115,7 @@ export const options: INodeProperties = {
 	default: {},
 	options: [
 		dateOrderOption.property,
-		runOptions.dryRun.property,
+		dryRunOption,
 		runOptions.concurrency.property,
 		runOptions.maxConcurrency.property,
 		runOptions.maxRetries.property,
@@ -124,7 +125,7 @@ export const options: INodeProperties = {
 	],
 };
 
-/** The run's options, read once from the first item; an option not set takes its default. */
+/** The run's options, read once from the first item; an option not set (or left empty) takes its default. */
 export function readRunOptions(input: ItemInput): {
 	sending: ConcurrencySetting;
 	policy: RetryPolicy;
@@ -132,13 +133,13 @@ export function readRunOptions(input: ItemInput): {
 } {
 	const read = (field: Field) => input.option(field) ?? field.property.default;
 	const numberOf = (field: Field) => read(field) as number;
-	// The concurrency is found automatically unless Fixed Concurrency is added.
-	const fixedConcurrency = input.option(runOptions.concurrency) as number | undefined;
-	const automatic = fixedConcurrency === undefined;
+	const added = input.collection('options');
+	// The concurrency is found automatically unless Fixed Concurrency is added (even left empty).
+	const automatic = added[runOptions.concurrency.parameter] === undefined;
 	return {
 		sending: automatic
 			? { mode: 'automatic', maxInFlight: numberOf(runOptions.maxConcurrency) }
-			: { mode: 'fixed', concurrency: fixedConcurrency },
+			: { mode: 'fixed', concurrency: numberOf(runOptions.concurrency) },
 		policy: {
 			maxRetries: numberOf(runOptions.maxRetries),
 			baseDelayMs: numberOf(runOptions.retryDelay),
@@ -146,6 +147,6 @@ export function readRunOptions(input: ItemInput): {
 			timeoutMs: numberOf(runOptions.timeout),
 			concurrencyOption: (automatic ? runOptions.maxConcurrency : runOptions.concurrency).label,
 		},
-		dryRun: read(runOptions.dryRun) === true,
+		dryRun: added[dryRunOption.name] === true,
 	};
 }

@@ -12,7 +12,7 @@ import { parseRetryAfter } from './retryAfter';
  */
 
 /** Who gave an answer: the Inventory API (its JSON), or another server at the Base URL. */
-export type Answerer = 'api' | 'otherServer';
+type Answerer = 'api' | 'otherServer';
 
 interface Answered {
 	statusCode: number;
@@ -49,11 +49,12 @@ export type AttemptResult =
 	/** No answer came. */
 	| { kind: 'networkFailure'; failure: NetworkFailure; earlierUnanswered: boolean };
 
-export type AttemptKind = AttemptResult['kind'];
+type AttemptKind = AttemptResult['kind'];
+
 /** The result of kind `K`. */
 export type ResultOf<K extends AttemptKind> = Extract<AttemptResult, { kind: K }>;
 /** A result of an attempt that got an answer. */
-export type AnsweredResult = Exclude<AttemptResult, { kind: 'networkFailure' }>;
+type AnsweredResult = Exclude<AttemptResult, { kind: 'networkFailure' }>;
 /** A result that ends the request unless it is retried: anything but a success. */
 export type Failure = Exclude<AttemptResult, { kind: 'success' }>;
 export type AnsweredFailure = Exclude<Failure, { kind: 'networkFailure' }>;
@@ -98,18 +99,14 @@ const RECORD_CONFLICT = /free|final|restor|earlier|newer|event.?date|plan limit/
 const EVENT_DATE = /event.?date/i;
 
 /** A 409 of the record itself. */
-export type RecordConflict =
+type RecordConflict =
 	/** The event date sent is earlier than a newer change of the record: a later event date is needed. */
 	| 'eventDate'
 	/** The record's state does not allow the change. */
 	| 'recordState';
 
 /** What a 409 means. */
-export type ConflictReading =
-	| 'earlierAttemptInFlight'
-	| 'keyReused'
-	| 'keyInFlight'
-	| RecordConflict;
+type ConflictReading = 'earlierAttemptInFlight' | 'keyReused' | 'keyInFlight' | RecordConflict;
 
 export function readConflict(
 	apiMessage: string | undefined,

@@ -91,7 +91,7 @@ export const ADDRESS_CHECK_REQUEST = {
  * Whether the Base URL leads to the Inventory API, by how it answered a request without a token (the
  * API answers every such request with 401); `statusCode`: what it answered when it is not the API.
  */
-export type AddressCheck = { isApi: true } | { isApi: false; statusCode: number };
+type AddressCheck = { isApi: true } | { isApi: false; statusCode: number };
 
 const addressChecks = new WeakMap<InventoryConnection, Promise<AddressCheck>>();
 

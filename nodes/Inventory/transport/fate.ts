@@ -18,7 +18,7 @@ export const FATE_WORDS: Readonly<Record<RequestFate, string>> = {
 
 /**
  * The fate `fate` tells of this attempt, unless an earlier attempt got no answer: that one may have
- * been applied, which only a refusal of the API itself (it read the key) rules out.
+ * been applied. (A refusal that read the key, a 409 or another 4xx, rules it out; a 429 does not.)
  */
 const unlessEarlierUnanswered =
 	<R extends Failure>(fate: (result: R) => RequestFate) =>

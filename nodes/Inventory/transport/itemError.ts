@@ -11,7 +11,7 @@ import { networkWording } from './networkWording';
 import type { InventoryRequest } from './request';
 
 /** A request whose last attempt failed for good: what its item's error is made of. */
-export interface FailedAttempt<R extends Failure = Failure> {
+interface FailedAttempt<R extends Failure = Failure> {
 	request: InventoryRequest;
 	/** Retries spent, after the first attempt. */
 	retries: number;
