@@ -2,7 +2,7 @@ import type { DateTime } from 'luxon';
 
 import type { CheckContext } from './checks';
 import type { DateOrder, DateRefusal } from './dateReading';
-import { DATE_NUMBERS, formatDate, readDate } from './dates';
+import { asReadText, DATE_NUMBERS, formatDate, readDate } from './dates';
 import { asOperand, OFFERED_FIXES } from './fixExpressions';
 import { describeValue, grouped } from './shownText';
 
@@ -36,19 +36,19 @@ const ORDER_WORDS: Record<DateOrder, { words: string; option: string }> = {
 const FROM_FORMAT_CALL =
 	/^DateTime\.fromFormat\(\s*(?<input>[\s\S]+?)\s*,\s*(?<quote>['"`])(?<format>[^'"`]*)\k<quote>\s*(?:,\s*\{[^{}]*\}\s*)?\)$/;
 
-/** The value's expression as Luxon's format must be given it: trimmed, one space between words. */
-function dateText(value: unknown, text: string, source: string): string {
-	return typeof value === 'string' && value !== text ? OFFERED_FIXES.oneSpace(source) : source;
+/** The value's expression as Luxon's format must be given it: as the node reads date text (asReadText). */
+function dateText(value: unknown, source: string): string {
+	return typeof value === 'string' && value !== asReadText(value)
+		? OFFERED_FIXES.oneSpace(source)
+		: source;
 }
 
 /** Why a date field's value was refused, and the fix: the problem a failed date check ends with. */
 export function dateProblem(refusal: DateRefusal, value: unknown, context: CheckContext): string {
 	const got = `got ${describeValue(value)}`;
 	const source = () => asOperand(context.source() ?? OFFERED_FIXES.placeholder.date);
-	const fromFormat = (text: string, format: string | undefined) =>
-		format === undefined
-			? undefined
-			: OFFERED_FIXES.fromFormat(dateText(value, text, source()), format);
+	const fromFormat = (format: string | undefined) =>
+		format === undefined ? undefined : OFFERED_FIXES.fromFormat(dateText(value, source()), format);
 	switch (refusal.reason) {
 		case 'invalid':
 			return `${DATE_EXPECTED}, ${got}`;
@@ -59,7 +59,7 @@ export function dateProblem(refusal: DateRefusal, value: unknown, context: Check
 					: ''
 			}`;
 		case 'twoReadings': {
-			const convert = fromFormat(refusal.text, refusal.formats.dayFirst);
+			const convert = fromFormat(refusal.formats.dayFirst);
 			return (
 				`can be read two ways, ${got}: ${shownDate(refusal.dayFirst)} (day first) or ${shownDate(refusal.monthFirst)} (month first). ` +
 				`${OFFERED_FIXES.dateOrder.replace(/^s/, 'S')}${convert ? `, or convert it in the expression, e.g. ${convert} (day first)` : ''}`
@@ -68,7 +68,7 @@ export function dateProblem(refusal: DateRefusal, value: unknown, context: Check
 		case 'againstOrder': {
 			const { order, other } = refusal;
 			const otherOrder = order === 'dayFirst' ? 'monthFirst' : 'dayFirst';
-			const convert = fromFormat(refusal.text, refusal.format);
+			const convert = fromFormat(refusal.format);
 			return (
 				`cannot be read ${ORDER_WORDS[order].words} as Options → Date Order says, ${got}: read ${ORDER_WORDS[otherOrder].words} it is ${shownDate(other)}. ` +
 				`Check this row's date, or set Date Order to ${ORDER_WORDS[otherOrder].option} if the sheet writes the ${otherOrder === 'dayFirst' ? 'day' : 'month'} first` +
@@ -76,7 +76,7 @@ export function dateProblem(refusal: DateRefusal, value: unknown, context: Check
 			);
 		}
 		case 'twoDigitYear': {
-			const convert = fromFormat(refusal.text, refusal.format);
+			const convert = fromFormat(refusal.format);
 			return `has a two-digit year, ${got}: write the year with four digits${
 				convert && refusal.gives
 					? `, or convert it in the expression, e.g. ${convert} (gives ${shownDate(refusal.gives)})`
@@ -113,7 +113,7 @@ function invalidDateTimeFix(context: CheckContext): string {
 	const wasGiven = `: it was given ${describeValue(given)}`;
 	if (read.ok) {
 		const format = read.format
-			? `, or use the format that reads it: ${OFFERED_FIXES.fromFormat(dateText(given, String(given).trim().replace(/\s+/g, ' '), asOperand(input)), read.format)}`
+			? `, or use the format that reads it: ${OFFERED_FIXES.fromFormat(dateText(given, asOperand(input)), read.format)}`
 			: '';
 		return `${wasGiven}, which the node reads as it is (${shownDate(read.value)}): give {{ ${input} }}${format}`;
 	}

@@ -20,23 +20,22 @@ export interface DateContext {
 }
 
 /**
- * Why a value is not read as a date. `text` is the date text as read (trimmed, each run of white
- * space one space); `format` the Luxon format that reads that text, where one does.
+ * Why a value is not read as a date. `format` is the Luxon format that reads the date text as read
+ * (dates.ts asReadText), where one does.
  */
 export type DateRefusal =
 	| { reason: 'invalid' }
 	/** 04/05/2026 without a date order: 4 May (day first) or April 5 (month first). */
 	| {
 			reason: 'twoReadings';
-			text: string;
 			dayFirst: DateTime;
 			monthFirst: DateTime;
 			formats: Partial<Record<DateOrder, string>>;
 	  }
 	/** 11/20/2026 with Date Order "Day First": there is no month 20, but it reads month first. */
-	| { reason: 'againstOrder'; text: string; order: DateOrder; other: DateTime; format?: string }
+	| { reason: 'againstOrder'; order: DateOrder; other: DateTime; format?: string }
 	/** 20-Nov-26: the century is not written. */
-	| { reason: 'twoDigitYear'; text: string; format?: string; gives?: DateTime }
+	| { reason: 'twoDigitYear'; format?: string; gives?: DateTime }
 	/** Monday, November 20, 2026: that day is a Friday. */
 	| { reason: 'weekday'; date: DateTime }
 	/** A number in none of DATE_NUMBERS' ranges; `digits` when it is a date written as digits (20260331). */

@@ -28,10 +28,13 @@ const SERIAL_DAY_ZERO = DateTime.fromObject({ year: 1899, month: 12, day: 30 }, 
 /** Only text that starts with a year, month and day is tried as ISO 8601 and SQL first. */
 const YEAR_FIRST = /^\d{4}-\d{2}-\d{2}/;
 
+/** Date text as it is read: trimmed, each run of white space one space (OFFERED_FIXES.oneSpace in an expression). */
+export const asReadText = (value: string): string => value.trim().replace(/\s+/g, ' ');
+
 /** Date text: ISO 8601 and SQL as Luxon reads them, a number as text, then as sheets write it (values/sheetDates.ts). */
 function readText(value: string, context: DateContext): DateReading {
 	const { zone } = context;
-	const text = value.trim().replace(/\s+/g, ' ');
+	const text = asReadText(value);
 	if (YEAR_FIRST.test(text)) {
 		// ISO 8601 (with or without an offset) and the same with a space instead of T, as Luxon reads them.
 		for (const read of [DateTime.fromISO, DateTime.fromSQL]) {

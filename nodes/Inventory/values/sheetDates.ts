@@ -94,7 +94,7 @@ class WrittenDate {
 type DayRead = { order: DateOrder; value: DateTime } | DateReading;
 
 function readFields(date: WrittenDate): DateReading {
-	const { fields, text } = date;
+	const { fields } = date;
 	const day: DayRead = fields.numbers
 		? readDayNumbers(date, fields.numbers)
 		: dayWithMonthName(date, fields.month as number, fields.day as number);
@@ -106,7 +106,6 @@ function readFields(date: WrittenDate): DateReading {
 		const format = date.format(order, value);
 		return refused({
 			reason: 'twoDigitYear',
-			text,
 			format,
 			gives: format === undefined ? undefined : value,
 		});
@@ -143,7 +142,6 @@ function readDayNumbers(
 	if (dayFirst && monthFirst && first !== second && chosen === undefined)
 		return refused({
 			reason: 'twoReadings',
-			text: date.text,
 			dayFirst,
 			monthFirst,
 			formats: {
@@ -166,7 +164,6 @@ function againstDateOrder(
 	const otherOrder = dayFirst ? 'dayFirst' : 'monthFirst';
 	return refused({
 		reason: 'againstOrder',
-		text: date.text,
 		order,
 		other,
 		format: date.format(otherOrder, other),
