@@ -5,7 +5,16 @@ import type { INodeProperties, INodePropertyCollection } from 'n8n-workflow';
 
 import { inventoryNodeType } from '../harness/engine';
 
-import { ALL_PAGES, codeSpans, paragraphs, readPage, root, USER_PAGES } from './page-text';
+import {
+	ALL_PAGES,
+	codeBlanked,
+	codeSpans,
+	paragraphs,
+	readPage,
+	root,
+	USER_PAGES,
+	type PageText,
+} from './page-text';
 import { sourceFiles } from '../harness/source-files';
 
 /*
@@ -120,19 +129,11 @@ function actions(): string[] {
 		.map((option) => option.action ?? '');
 }
 
-interface Quote {
-	page: string;
-	line: number;
-	text: string;
-}
-
-function quotes(): Quote[] {
-	const found: Quote[] = [];
+function quotes(): PageText[] {
+	const found: PageText[] = [];
 	for (const page of ALL_PAGES) {
 		for (const { line, text } of paragraphs(readPage(page))) {
-			const outsideCode = text.replace(/(`+)([\s\S]*?[^`])\1(?!`)/g, (span) =>
-				' '.repeat(span.length),
-			);
+			const outsideCode = codeBlanked(text);
 			for (const match of outsideCode.matchAll(/(?<![\p{L}\p{N}])_"(.+?)"_(?![\p{L}\p{N}])/gu)) {
 				found.push({
 					page,

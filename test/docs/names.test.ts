@@ -15,6 +15,7 @@ import {
 	root,
 	tables,
 	USER_PAGES,
+	type PageText,
 } from './page-text';
 
 /*
@@ -150,14 +151,8 @@ function isName(segment: string): boolean {
 	return known.some((entry) => entry.label.startsWith(`${segment}, `));
 }
 
-interface Named {
-	page: string;
-	line: number;
-	text: string;
-}
-
-function boldNames(): Named[] {
-	const found: Named[] = [];
+function boldNames(): PageText[] {
+	const found: PageText[] = [];
 	// The sandbox's README names the sandbox's demo organizations and tokens, not the node's.
 	for (const page of ALL_PAGES.filter((page) => !page.startsWith('sandbox/'))) {
 		for (const { line, text } of paragraphs(readPage(page))) {

@@ -42,6 +42,11 @@ export interface ProseLine {
 	text: string;
 }
 
+/** A text found on a page, and its line there. */
+export interface PageText extends ProseLine {
+	page: string;
+}
+
 /** The lines outside fenced code blocks. */
 export function proseLines(markdown: string): ProseLine[] {
 	const result: ProseLine[] = [];
@@ -138,14 +143,22 @@ export function tables(markdown: string): Table[] {
 	return found;
 }
 
+/** A code span: its backticks, and its content as group 2. */
+const CODE_SPAN = /(`+)([\s\S]*?[^`])\1(?!`)/g;
+
 /** The contents of the code spans of a text, in order. */
 export function codeSpans(text: string): string[] {
-	return [...text.matchAll(/(`+)([\s\S]*?[^`])\1(?!`)/g)].map((match) => match[2].trim());
+	return [...text.matchAll(CODE_SPAN)].map((match) => match[2].trim());
 }
 
 /** Text without code spans (each one a placeholder), so that `**` or `_` inside code is not markup. */
 export function withoutCode(text: string): string {
-	return text.replace(/(`+)([\s\S]*?[^`])\1(?!`)/g, '\u0000');
+	return text.replace(CODE_SPAN, '\u0000');
+}
+
+/** Text with its code spans blanked out, each by as many spaces: positions stay those of the text. */
+export function codeBlanked(text: string): string {
+	return text.replace(CODE_SPAN, (span) => ' '.repeat(span.length));
 }
 
 /** The bold spans of a text, outside code, with whether each opens its line or list item (a lead-in). */
