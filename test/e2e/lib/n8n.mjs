@@ -173,14 +173,18 @@ export class N8nInstance {
 			cwd: this.userFolder,
 			logFile,
 		});
+		// n8n listens before it is ready: /healthz says ok at once, and until the database is migrated
+		// every other path answers 200 "n8n is starting up. Please wait"; the REST controllers are
+		// mounted after that. /healthz/readiness answers 200 only once the server marked itself ready
+		// (n8n's AbstractServer.markAsReady, after every controller is mounted).
 		await waitFor(
-			`n8n /healthz on ${this.baseUrl} (log: ${logFile})`,
+			`n8n /healthz/readiness on ${this.baseUrl} (log: ${logFile})`,
 			async () => {
 				if (this.server.exited) {
 					throw new Error(`n8n exited early (${this.server.exitCode}):\n${tail(logFile)}`);
 				}
-				const res = await fetch(`${this.baseUrl}/healthz`);
-				return res.ok && (await res.json()).status === 'ok';
+				const res = await fetch(`${this.baseUrl}/healthz/readiness`);
+				return res.status === 200 && (await res.json()).status === 'ok';
 			},
 			{ timeoutMs, intervalMs: 300 },
 		).catch((e) => {
@@ -188,22 +192,6 @@ export class N8nInstance {
 				throw new Error(`n8n exited early (${this.server.exitCode}):\n${tail(logFile)}`);
 			throw new Error(`${e.message}\n--- n8n log tail ---\n${tail(logFile)}`);
 		});
-		// /healthz answers before all REST controllers are mounted: wait until the routes a client
-		// starts with (settings, then owner set-up and login) answer with something other than 404.
-		await waitFor(
-			'n8n REST API (/rest/settings, /rest/login, /rest/owner/setup)',
-			async () =>
-				(await fetch(`${this.baseUrl}/rest/settings`)).status !== 404 &&
-				(await fetch(`${this.baseUrl}/rest/login`)).status !== 404 &&
-				(
-					await fetch(`${this.baseUrl}/rest/owner/setup`, {
-						method: 'POST',
-						headers: { 'content-type': 'application/json' },
-						body: '{}',
-					})
-				).status !== 404,
-			{ timeoutMs },
-		);
 		this.startMs = Date.now() - started;
 		return this;
 	}
@@ -269,7 +257,9 @@ export class RestClient {
 	/** POST /rest/owner/setup (a fresh instance only), then POST /rest/login: keeps the cookie. */
 	async setupOwnerAndLogin(owner = OWNER) {
 		const settings = await this.get('/settings');
-		if (settings?.userManagement?.showSetupOnFirstLoad !== false) {
+		if (typeof settings !== 'object' || settings === null)
+			throw new Error(`GET /rest/settings answered no settings: ${JSON.stringify(settings)}`);
+		if (settings.userManagement?.showSetupOnFirstLoad !== false) {
 			await this.post('/owner/setup', owner);
 		}
 		await this.login(owner);
