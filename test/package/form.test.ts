@@ -27,12 +27,9 @@ import { sourceFiles } from '../harness/source-files';
 const root = packageRoot();
 
 /** Each resource's operations map, as the router reads it. */
-const operationsOf = (resourceFile: string) =>
-	(fromDist(`./nodes/Inventory/actions/${resourceFile}.js`) as { operations: object }).operations;
-const routedOperations: Record<string, object> = {
-	asset: operationsOf('asset/Asset.resource'),
-	subscription: operationsOf('subscription/Subscription.resource'),
-};
+const routedOperations = (
+	fromDist('./nodes/Inventory/actions/runSetup.js') as { operations: Record<string, object> }
+).operations;
 
 /** The Operation dropdown of each resource. */
 const operationDropdowns = inventoryNodeType.description.properties.filter(

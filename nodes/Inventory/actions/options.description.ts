@@ -127,17 +127,16 @@ export const options: INodeProperties = {
 
 /** The run's options, read once from the first item; an option not set (or left empty) takes its default. */
 export function readRunOptions(input: ItemInput): {
-	sending: ConcurrencySetting;
+	concurrency: ConcurrencySetting;
 	policy: RetryPolicy;
 	dryRun: boolean;
 } {
-	const read = (field: Field) => input.option(field) ?? field.property.default;
-	const numberOf = (field: Field) => read(field) as number;
+	const numberOf = (field: Field) => (input.option(field) ?? field.property.default) as number;
 	const added = input.collection('options');
 	// The concurrency is found automatically unless Fixed Concurrency is added (even left empty).
 	const automatic = added[runOptions.concurrency.parameter] === undefined;
 	return {
-		sending: automatic
+		concurrency: automatic
 			? { mode: 'automatic', maxInFlight: numberOf(runOptions.maxConcurrency) }
 			: { mode: 'fixed', concurrency: numberOf(runOptions.concurrency) },
 		policy: {

@@ -15,7 +15,7 @@ import { readRunOptions } from './options.description';
 import * as subscription from './subscription/Subscription.resource';
 
 /** Each resource's operations by their value in its Operation dropdown (test/package/form.test.ts holds the two together). */
-const operations: Record<string, Record<string, InventoryOperation>> = {
+export const operations: Record<string, Record<string, InventoryOperation>> = {
 	asset: asset.operations,
 	subscription: subscription.operations,
 };
@@ -45,7 +45,7 @@ export interface RunSetup {
 	keySource: KeySource;
 	connection: InventoryConnection;
 	policy: RetryPolicy;
-	sending: ConcurrencySetting;
+	concurrency: ConcurrencySetting;
 	identity: RunIdentity;
 	dryRun: boolean;
 	/** A thrown value as the node's error, naming the item. */
@@ -58,14 +58,14 @@ export async function openRun(context: IExecuteFunctions): Promise<RunSetup> {
 	const keySource = readKeySource(context, asTool);
 	const connection = await openConnection(context);
 	const firstItem = new ItemInput(context, 0);
-	const { policy, sending, dryRun } = firstItem.checked(() => readRunOptions(firstItem));
+	const { policy, concurrency, dryRun } = firstItem.checked(() => readRunOptions(firstItem));
 	const node = context.getNode();
 	return {
 		asTool,
 		keySource,
 		connection,
 		policy,
-		sending,
+		concurrency,
 		identity: runIdentity(context),
 		dryRun,
 		asNodeError: (caught, itemIndex) =>

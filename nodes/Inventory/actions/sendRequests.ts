@@ -34,7 +34,7 @@ async function sendInRecordOrder(
 	{ requests }: PreparedRun,
 	run: RunSetup,
 ): Promise<SentRun> {
-	const sendingRun = openSendingRun(context, run.connection, run.sending);
+	const sendingRun = openSendingRun(context, run.connection, run.concurrency);
 	const sent: SentRun = {
 		results: new Array(requests.length),
 		answeredItems: [],
