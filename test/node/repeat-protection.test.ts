@@ -5,7 +5,6 @@
  * rows went through, and expressions typed as fixed text refused before anything is sent.
  */
 import type { IDataObject, IRun } from 'n8n-workflow';
-import { v5 as uuidV5Reference } from 'uuid';
 
 import { createTodoParameters, recordAcquisitionParameters, TOKENS } from '../fixtures';
 import {
@@ -22,22 +21,15 @@ import {
 	itemsNode,
 	inventoryNode,
 } from '../harness/engine';
+import { acquisitionKey, todoKey } from '../harness/keys';
 import { idempotencyHelpers } from './package-modules';
 import { keysSent, runError, runInventory, useSandbox } from './util';
 
-const { IDEMPOTENCY_NAMESPACE, deriveIdempotencyKey } = idempotencyHelpers;
+const { deriveIdempotencyKey } = idempotencyHelpers;
 
 const env = useSandbox();
 
 const TODO_PATH = (asset: number) => `/api/v1/assets/${asset}/todos`;
-const ACQUISITION_PATH = (asset: number) => `/api/v1/assets/${asset}/acquisitions`;
-
-/**
- * The key sent for a row's identity: UUID v5 of "row", the step's (node's) name, the method, the path
- * and the identity, in the package's namespace.
- */
-const businessKey = (method: string, path: string, value: string, step = 'Inventory') =>
-	uuidV5Reference(['row', step, method, path, value].join('\n'), IDEMPOTENCY_NAMESPACE);
 
 const sheet = [
 	{ po_number: 'PO-1', asset: 1001 },
@@ -45,13 +37,20 @@ const sheet = [
 	{ po_number: 'PO-3', asset: 1003 },
 ];
 
-const todoByColumns = (columns = 'po_number', extra: IDataObject = {}) =>
-	createTodoParameters({
-		assetId: '={{ $json.asset }}',
-		repeatProtection: 'columns',
-		keyColumns: columns,
-		...extra,
-	});
+const todoByColumns = (
+	columns = 'po_number',
+	extra: IDataObject = {},
+	additionalFields?: IDataObject,
+) =>
+	createTodoParameters(
+		{
+			assetId: '={{ $json.asset }}',
+			repeatProtection: 'columns',
+			keyColumns: columns,
+			...extra,
+		},
+		additionalFields,
+	);
 
 const outputJson = (run: IRun) => nodeOutput(run, 'Inventory').map(({ json }) => json);
 const checksOf = (run: IRun) => outputJson(run).map((json) => json.repeatCheck);
@@ -78,22 +77,31 @@ describe('the one node version', () => {
 		);
 	});
 
-	test('Key Columns left empty (a Manual Trigger: no columns): the step acts once per record; run again, it replays', async () => {
+	test('Key Columns left empty (a Manual Trigger: no columns): the rows carry no identity, so each execution books anew with keys of its own', async () => {
 		const { sandbox } = env;
 		const parameters = createTodoParameters({ assetId: '1001', repeatProtection: 'columns' });
 		const first = await runInventory(sandbox, [{}], parameters, { executionId: 'manual-1' });
 		const again = await runInventory(sandbox, [{}], todoByColumns(' , ', { assetId: '1001' }), {
 			executionId: 'manual-2',
 		});
-		const key = businessKey('POST', TODO_PATH(1001), '');
+		const keyOf = (executionId: string) =>
+			deriveIdempotencyKey({
+				instanceId: instanceId(),
+				workflowId: 'wf-test',
+				rootExecutionId: executionId,
+				nodeId: 'inventory-node-1',
+				runIndex: 0,
+				itemIndex: 0,
+			});
 		expect(sandbox.requests().map(({ key, replayed }) => [key, replayed])).toEqual([
-			[key, false],
-			[key, true],
+			[keyOf('manual-1'), false],
+			[keyOf('manual-2'), false],
 		]);
-		expect(sandbox.state().todos).toHaveLength(1);
-		expect(
-			[...checksOf(first), ...checksOf(again)].map((check) => (check as IDataObject).outcome),
-		).toEqual(['recorded', 'replayed']);
+		expect(sandbox.state().todos).toHaveLength(2);
+		expect([...checksOf(first), ...checksOf(again)]).toEqual([
+			{ outcome: 'recorded', idempotencyKey: keyOf('manual-1'), item: 0 },
+			{ outcome: 'recorded', idempotencyKey: keyOf('manual-2'), item: 0 },
+		]);
 	});
 });
 
@@ -107,9 +115,7 @@ describe('each row once, keyed by columns', () => {
 			executionId: 'run-2',
 		});
 
-		const keys = sheet.map(({ po_number, asset }) =>
-			businessKey('POST', TODO_PATH(asset), po_number),
-		);
+		const keys = sheet.map(({ po_number, asset }) => todoKey(asset, 'Tag and label', po_number));
 		expect(keysSent(sandbox)).toEqual([...keys, ...keys]);
 		expect(sandbox.state().todos.map((todo) => todo.asset_id)).toEqual([1001, 1002, 1003]);
 		// the sandbox's own record of what it replayed agrees with what the node says
@@ -123,13 +129,20 @@ describe('each row once, keyed by columns', () => {
 		]);
 
 		expect(checksOf(first)).toEqual(
-			keys.map((key) => ({ outcome: 'recorded', idempotencyKey: key })),
+			keys.map((key, item) => ({
+				outcome: 'recorded',
+				idempotencyKey: key,
+				item,
+				keyValues: { po_number: sheet[item].po_number },
+			})),
 		);
 		expect(checksOf(second)).toEqual(
-			keys.map((key) => ({
+			keys.map((key, item) => ({
 				outcome: 'replayed',
 				idempotencyKey: key,
 				note: 'This key had been answered before (an earlier execution or try); the API replayed that result and booked nothing new.',
+				item,
+				keyValues: { po_number: sheet[item].po_number },
 			})),
 		);
 		// n8n's output panel notes the replays (the task's hints); run 1 has nothing to note
@@ -170,12 +183,12 @@ describe('each row once, keyed by columns', () => {
 		// the write that records the keys and the check after it are both overwritten by another process
 		deduplicationStore.writesLostToAnotherProcess = 2;
 		const first = await runInventory(sandbox, sheet, todoByColumns(), { executionId: 'run-1' });
-		const keys = sheet.map(({ po_number, asset }) =>
-			businessKey('POST', TODO_PATH(asset), po_number),
-		);
-		expect(checksOf(first)).toEqual(
-			keys.map((key) => ({ outcome: 'recorded', idempotencyKey: key })),
-		);
+		const keys = sheet.map(({ po_number, asset }) => todoKey(asset, 'Tag and label', po_number));
+		expect(checksOf(first).map((check) => (check as IDataObject).outcome)).toEqual([
+			'recorded',
+			'recorded',
+			'recorded',
+		]);
 		// recorded, lost; checked, recorded again, lost; checked after a pause, recorded, kept; checked: all there
 		expect(deduplicationStore.calls).toEqual([
 			{ method: 'getProcessedDataCount', scope: 'node' },
@@ -193,23 +206,28 @@ describe('each row once, keyed by columns', () => {
 		]);
 	});
 
-	test('a row booked before and changed since is refused (409), saying the API keeps the first booking', async () => {
+	test("a row booked before and changed since is refused (409): the message says first what to do, with the operation's noun and the row's key values", async () => {
 		const { sandbox } = env;
-		const parameters = todoByColumns('po_number', { name: '={{ $json.task }}' });
-		await runInventory(sandbox, [{ po_number: 'PO-1', asset: 1001, task: 'Tag' }], parameters, {});
+		const parameters = todoByColumns('po_number', {}, { notes: '={{ $json.notes }}' });
+		await runInventory(
+			sandbox,
+			[{ po_number: 'PO-1', asset: 1001, notes: 'Blue' }],
+			parameters,
+			{},
+		);
 		const run = await runInventory(
 			sandbox,
-			[{ po_number: 'PO-1', asset: 1001, task: 'Tag and label' }],
+			[{ po_number: 'PO-1', asset: 1001, notes: 'Both chargers' }],
 			parameters,
 			{},
 		);
 		expect(runError(run)).toEqual({
 			message:
-				'The Inventory API refused this row (409): this step booked Asset 1001 for the same row before, with other values, and keeps that booking [item 0]',
-			description: `The Idempotency-Key ${businessKey('POST', TODO_PATH(1001), 'PO-1')} is this row's (Key Columns, with this node's name, the operation and the record), and the first booking with it stands: the API does not change it. If the row was corrected after it was booked, correct the record in Inventory; to book the corrected row as an action of its own, give it a key of its own (add a column such as a revision to Key Columns). If another node of the same name, e.g. in a copy of this workflow, booked other values for this row, rename one of the two. The API said: The Idempotency-Key has already been used for a different request (method, path or body); use a new key for a new action.`,
+				'A to-do for this row on Asset 1001 was booked before with other values, and the Inventory API keeps that booking (409) [po_number PO-1, item 0]',
+			description: `If the row was corrected after it was booked, correct the to-do in Inventory: the API does not change a booking. If this is another to-do for the same row, give it an identity of its own: add a column that tells the two apart (e.g. a revision) to Key Columns, or give it another name. The Idempotency-Key ${todoKey(1001, 'Tag and label', 'PO-1')} is made of the operation, the record, the to-do's name and this row's Key Columns (po_number PO-1); the node's name and the workflow play no part, so any workflow that books this row on Asset 1001 sends it. The API said: The Idempotency-Key has already been used for a different request (method, path or body); use a new key for a new action.`,
 			httpCode: '409',
 		});
-		expect(sandbox.state().todos.map((todo) => todo.name)).toEqual(['Tag']);
+		expect(sandbox.state().todos.map((todo) => todo.notes)).toEqual(['Blue']);
 	});
 
 	test('several columns key a row by the JSON list of their values as text; a dotted name reaches into an object', async () => {
@@ -220,8 +238,8 @@ describe('each row once, keyed by columns', () => {
 		];
 		const run = await runInventory(sandbox, rows, todoByColumns('po.number, line'));
 		expect(keysSent(sandbox)).toEqual([
-			businessKey('POST', TODO_PATH(1001), '["PO-7","1"]'),
-			businessKey('POST', TODO_PATH(1001), '["PO-7","2"]'),
+			todoKey(1001, 'Tag and label', '["PO-7","1"]'),
+			todoKey(1001, 'Tag and label', '["PO-7","2"]'),
 		]);
 		expect(checksOf(run).map((check) => (check as IDataObject).outcome)).toEqual([
 			'recorded',
@@ -237,15 +255,17 @@ describe('each row once, keyed by columns', () => {
 			{ po_number: 'PO-1', asset: 1001 },
 		];
 		const run = await runInventory(sandbox, rows, todoByColumns());
-		const key = businessKey('POST', TODO_PATH(1001), 'PO-1');
+		const key = todoKey(1001, 'Tag and label', 'PO-1');
 		expect(keysSent(sandbox)).toEqual([key, key]);
 		expect(sandbox.state().todos).toHaveLength(1);
 		expect(checksOf(run)).toEqual([
-			{ outcome: 'recorded', idempotencyKey: key },
+			{ outcome: 'recorded', idempotencyKey: key, item: 0, keyValues: { po_number: 'PO-1' } },
 			{
 				outcome: 'replayed',
 				idempotencyKey: key,
 				note: 'Item 0 of this run has the same key; the API replayed its result.',
+				item: 1,
+				keyValues: { po_number: 'PO-1' },
 			},
 		]);
 	});
@@ -312,8 +332,8 @@ describe('one business id across operations (a form submission UUID)', () => {
 		const run = await runWorkflow(workflow, { credentials: credentials() });
 		expect(run.status).toBe('success');
 		expect(keysSent(sandbox)).toEqual([
-			businessKey('POST', ACQUISITION_PATH(1001), submission, 'Acquisition'),
-			businessKey('POST', TODO_PATH(1001), submission, 'To-do'),
+			acquisitionKey(1001, submission),
+			todoKey(1001, 'Tag and label', submission),
 		]);
 		expect(sandbox.state().todos).toHaveLength(1);
 		expect(sandbox.state().acquisitions).toHaveLength(1);
@@ -330,8 +350,8 @@ describe('each row once, keyed by an expression', () => {
 		});
 		await runInventory(sandbox, sheet.slice(0, 2), parameters);
 		expect(keysSent(sandbox)).toEqual([
-			businessKey('POST', TODO_PATH(1001), 'PO-1-1001'),
-			businessKey('POST', TODO_PATH(1002), 'PO-2-1002'),
+			todoKey(1001, 'Tag and label', 'PO-1-1001'),
+			todoKey(1002, 'Tag and label', 'PO-2-1002'),
 		]);
 	});
 });
@@ -368,10 +388,10 @@ describe('only retries of this execution', () => {
 		expect(keysSent(sandbox)).toEqual(keys);
 		expect(sandbox.state().todos).toHaveLength(4);
 		expect(checksOf(first)).toEqual(
-			keys.slice(0, 2).map((key) => ({ outcome: 'recorded', idempotencyKey: key })),
+			keys.slice(0, 2).map((key, item) => ({ outcome: 'recorded', idempotencyKey: key, item })),
 		);
 		expect(checksOf(second)).toEqual(
-			keys.slice(2).map((key) => ({ outcome: 'recorded', idempotencyKey: key })),
+			keys.slice(2).map((key, item) => ({ outcome: 'recorded', idempotencyKey: key, item })),
 		);
 	});
 
@@ -497,7 +517,7 @@ describe('an expression typed as fixed text is refused, and nothing is sent', ()
 				rowKey: '={{ $json.po_number }}',
 			}),
 		);
-		expect(keysSent(sandbox)).toEqual([businessKey('POST', TODO_PATH(1001), 'PO-1')]);
+		expect(keysSent(sandbox)).toEqual([todoKey(1001, 'Tag and label', 'PO-1')]);
 	});
 });
 
@@ -509,8 +529,10 @@ describe('where the node cannot tell, it says so', () => {
 		expect(checksOf(run)).toEqual([
 			{
 				outcome: 'unknown',
-				idempotencyKey: businessKey('POST', TODO_PATH(1001), 'PO-1'),
+				idempotencyKey: todoKey(1001, 'Tag and label', 'PO-1'),
 				note: "n8n's deduplication store could not be used (SQLITE_BUSY: database is locked), and the API does not say whether it replayed a request.",
+				item: 0,
+				keyValues: { po_number: 'PO-1' },
 			},
 		]);
 		expect(sandbox.state().todos).toHaveLength(1);
@@ -529,7 +551,12 @@ describe('where the node cannot tell, it says so', () => {
 		try {
 			const run = await runInventory(sandbox, sheet.slice(0, 1), todoByColumns());
 			expect(checksOf(run)).toEqual([
-				{ outcome: 'recorded', idempotencyKey: businessKey('POST', TODO_PATH(1001), 'PO-1') },
+				{
+					outcome: 'recorded',
+					idempotencyKey: todoKey(1001, 'Tag and label', 'PO-1'),
+					item: 0,
+					keyValues: { po_number: 'PO-1' },
+				},
 			]);
 		} finally {
 			spy.mockRestore();

@@ -50,9 +50,13 @@ export function keysSent(sandbox: SandboxHandle): string[] {
 	return sandbox.requests().map(({ key }) => key ?? '');
 }
 
-/** The repeat check of an output item whose request (the `index`th the sandbox got) this run recorded. */
-export function recorded(sandbox: SandboxHandle, index = 0): IDataObject {
-	return { outcome: 'recorded', idempotencyKey: keysSent(sandbox)[index] };
+/**
+ * The repeat check of an output item whose request (the `index`th the sandbox got) this run recorded,
+ * keyed by the execution (no Key Columns): it names the input item it answers (`item`, by default
+ * the request's index).
+ */
+export function recorded(sandbox: SandboxHandle, index = 0, item = index): IDataObject {
+	return { outcome: 'recorded', idempotencyKey: keysSent(sandbox)[index], item };
 }
 
 export async function runInventory(

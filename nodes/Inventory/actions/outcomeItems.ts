@@ -1,13 +1,9 @@
 import { NodeOperationError, type IDataObject, type INode, type NodeApiError } from 'n8n-workflow';
 
-import {
-	failureDetailsOf,
-	FATE_WORDS,
-	type FailureDetails,
-	type InventoryRequest,
-} from '../transport';
+import { failureDetailsOf, FATE_WORDS, type FailureDetails } from '../transport';
 import { checkReasonsOf } from '../values/itemInput';
 import { LISTED_ITEMS, listedFirst } from '../values/listedFirst';
+import { isKeyedByData, type KeyedRequest } from './prepareRequests';
 
 /**
  * The json of a failed item's error item. n8n (from 2.36) routes an item to the error output when its
@@ -35,13 +31,12 @@ export function errorItemJson(error: NodeApiError | NodeOperationError): IDataOb
 	};
 }
 
-/** What a dry run outputs for an item whose request passed every check: the request it would send. */
-export function dryRunItemJson(
-	request: InventoryRequest,
-	baseUrl: string,
-	/** The key comes from the row's data (Repeat Protection's key columns or Row Key). */
-	keyedByData: boolean,
-): IDataObject {
+/**
+ * What a dry run outputs for an item whose request passed every check: the request it would send,
+ * and, keyed by the row, the key values it was made of.
+ */
+export function dryRunItemJson(request: KeyedRequest, baseUrl: string): IDataObject {
+	const { keyBasis } = request;
 	return {
 		dryRun: true,
 		method: request.method,
@@ -49,7 +44,8 @@ export function dryRunItemJson(
 		url: `${baseUrl}${request.path}`,
 		body: request.body,
 		idempotencyKey: request.idempotencyKey,
-		note: keyedByData
+		...(keyBasis.kind === 'row' ? { keyValues: keyBasis.row.keyValues } : {}),
+		note: isKeyedByData(request)
 			? "Dry run: nothing was sent. The Idempotency-Key comes from this row's data (Repeat Protection's key), so a real run sends this same key."
 			: 'Dry run: nothing was sent. The Idempotency-Key belongs to this execution; a real run is another execution and sends keys of its own.',
 	};

@@ -7,7 +7,7 @@ import type {
 
 import { chooseIdempotencyKey, type KeyBasis } from '../idempotency/keys';
 import { keyReuseWords } from '../idempotency/keyReuse';
-import { keyBasisOf } from '../idempotency/rowIdentity';
+import { keyBasisOf, unkeyedRowsHint } from '../idempotency/rowIdentity';
 import { refuseRowsSharingKey } from '../idempotency/rowsSharingKey';
 import type { InventoryRequest } from '../transport';
 import { ItemInput } from '../values/itemInput';
@@ -17,17 +17,22 @@ import type { RunSetup } from './runSetup';
 /** A row left out because its cells are all empty (values/blankRow.ts). */
 export const BLANK = 'blank';
 
-/** An item's request, its failed checks, or BLANK. */
-export type Prepared = InventoryRequest | NodeOperationError | NodeApiError | typeof BLANK;
+/** An item's request with what its key was made of: the row's identity, the call, or the execution. */
+export type KeyedRequest = InventoryRequest & { keyBasis: KeyBasis };
 
-export const isRequest = (prepared: Prepared): prepared is InventoryRequest =>
+/** An item's request, its failed checks, or BLANK. */
+export type Prepared = KeyedRequest | NodeOperationError | NodeApiError | typeof BLANK;
+
+export const isRequest = (prepared: Prepared): prepared is KeyedRequest =>
 	prepared !== BLANK && !(prepared instanceof Error);
 
-/** Every item's request, by item index, and which of them are keyed by data. */
+/** Keyed by the row's data or the call's arguments: a new run sends the same key. */
+export const isKeyedByData = (request: KeyedRequest): boolean =>
+	request.keyBasis.kind !== 'execution';
+
+/** Every item's request, by item index, and the items that failed their checks. */
 export interface PreparedRun {
 	requests: Prepared[];
-	/** Keyed by the row's data or the call's arguments: a new run sends the same keys. */
-	keyedByData: Set<number>;
 	/** The items that failed their checks, in item order. */
 	failures: Array<{ itemIndex: number; error: NodeApiError | NodeOperationError }>;
 }
@@ -46,45 +51,60 @@ export function prepareRequests(
 	blank: Set<number>,
 ): PreparedRun {
 	const { keySource, identity } = run;
-	const wordsOfKeyReuse = keyReuseWords(keySource);
-	const keyBases = new Map<number, KeyBasis>();
+	const wordsOfKeyReuse = keyReuseWords(keySource, operation.action);
 	const built = items.map((item, itemIndex): Prepared => {
 		if (blank.has(itemIndex)) return BLANK;
 		try {
 			const input = new ItemInput(context, itemIndex);
-			const { request, basis } = input.checked(() => ({
+			const { request, keyBasis } = input.checked(() => ({
 				request: operation.buildRequest(input),
-				basis: keyBasisOf(keySource, input, context, item),
+				keyBasis: keyBasisOf(keySource, input, context, item),
 			}));
-			keyBases.set(itemIndex, basis);
-			const idempotencyKey = chooseIdempotencyKey(basis, { ...identity, itemIndex }, request);
-			const whenKeyReused = () => wordsOfKeyReuse(idempotencyKey, request.recordLabel);
-			return { ...request, itemIndex, idempotencyKey, whenKeyReused };
+			const idempotencyKey = chooseIdempotencyKey(
+				keyBasis,
+				{ ...identity, itemIndex },
+				request,
+				operation.action,
+			);
+			const rowName = keyBasis.kind === 'row' ? keyBasis.row.name : '';
+			const whenKeyReused = () => wordsOfKeyReuse(idempotencyKey, request.recordLabel, rowName);
+			return {
+				...request,
+				itemIndex,
+				itemTag: input.tag,
+				idempotencyKey,
+				whenKeyReused,
+				keyBasis,
+			};
 		} catch (caught) {
 			return run.asNodeError(caught, itemIndex);
 		}
 	});
-	const sharingKey = refuseRowsSharingKey(
-		context,
-		keySource,
-		items,
-		built.filter(isRequest),
-		(itemIndex) => {
-			const basis = keyBases.get(itemIndex);
-			return basis?.kind === 'row' ? basis.rowId : '';
-		},
-	);
+	hintWhenRowsAreUnkeyed(context, run, items, blank);
+	const sharingKey = refuseRowsSharingKey(context, keySource, items, built.filter(isRequest));
 	const requests = built.map(
 		(request, itemIndex) =>
 			(sharingKey.get(itemIndex) as NodeOperationError | undefined) ?? request,
 	);
 	return {
 		requests,
-		keyedByData: new Set(
-			[...keyBases].filter(([, basis]) => basis.kind !== 'execution').map(([index]) => index),
-		),
 		failures: requests.flatMap((request, itemIndex) =>
 			request instanceof Error ? [{ itemIndex, error: request }] : [],
 		),
 	};
+}
+
+/** Key Columns left empty before rows of their own: the output pane says each execution books them anew. */
+function hintWhenRowsAreUnkeyed(
+	context: IExecuteFunctions,
+	{ keySource, asTool }: RunSetup,
+	items: INodeExecutionData[],
+	blank: Set<number>,
+): void {
+	if (asTool || keySource.basis !== 'columns' || keySource.columns.length > 0) return;
+	const message = unkeyedRowsHint(
+		items.filter((_, itemIndex) => !blank.has(itemIndex)).map(({ json }) => json),
+	);
+	if (message && typeof context.addExecutionHints === 'function')
+		context.addExecutionHints({ message, location: 'outputPane' });
 }

@@ -3,8 +3,9 @@ import type { INodeProperties } from 'n8n-workflow';
 import { ROW_KEY_PARTS } from '../idempotency/keys';
 
 /**
- * What counts as the same action, chosen in the form: one step (the node, by its name) doing its
- * operation on one record for one row. The values are read by `idempotency/keySource.ts`. The
+ * What counts as the same action, chosen in the form: one operation on one record for one row (and a
+ * to-do's name), never the node's name or the workflow (idempotency/keys.ts rowActionKey). The
+ * values are read by `idempotency/keySource.ts`. The
  * tool variant (an AI agent's or MCP client's tool) keys a call by its arguments unless a Row Key
  * (e.g. `$fromAI('orderId', …)`) names the business id.
  */
@@ -24,7 +25,7 @@ export const repeatProtection: INodeProperties = {
 			name: 'Each Row Once, Keyed by Columns',
 			value: 'columns',
 			description:
-				'A row whose key columns this step sent before, in any execution, is replayed instead of booked again: run the same sheet twice and each row is booked once',
+				'A row booked before with the same key columns, in any execution or workflow, is replayed instead of booked again: run the same sheet twice and each row is booked once',
 		},
 		{
 			name: 'Only Retries of This Execution',
@@ -49,13 +50,13 @@ export const toolRepeatProtection: INodeProperties = {
 			name: 'Each Call Once, Keyed by an Expression',
 			value: 'expression',
 			description:
-				"A call whose Row Key this tool sent before, in any execution, is replayed instead of booked again, e.g. an order ID the model supplies with $fromAI('orderId')",
+				"A call whose Row Key was booked before for the same operation and record, in any execution, is replayed instead of booked again, e.g. an order ID the model supplies with $fromAI('orderId')",
 		},
 		{
 			name: 'Each Call Once, Keyed by Its Arguments',
 			value: 'columns',
 			description:
-				"A call with the same arguments as an earlier call of this tool, in any execution, is replayed instead of booked again: a client's retry or a repeated call books nothing twice",
+				"A call with the same arguments as an earlier call (the same operation on the same record with the same values), in any execution, is replayed instead of booked again: a client's retry or a repeated call books nothing twice",
 		},
 		{
 			name: 'Only Retries of This Execution',
@@ -77,8 +78,8 @@ export const keyColumns: INodeProperties = {
 	default: '',
 	placeholder: 'e.g. po_number, line',
 	description:
-		'The input columns that identify a row, separated by commas: a PO number, a form submission ID. Drag them in from the input. Left empty (an input without rows of its own, such as a Manual Trigger), this step acts once per record.',
-	hint: `The Idempotency-Key is made from these values with ${ROW_KEY_PARTS}: a row this step sent before is replayed, not booked twice. Renamed, the node is a new step.`,
+		'The input columns that identify a row, separated by commas: a PO number, a form submission ID. Drag them in from the input. Left empty (an input without rows of its own, such as a Manual Trigger or a Schedule), each execution books anew and only its retries replay.',
+	hint: `The Idempotency-Key is made of these values, ${ROW_KEY_PARTS}, never of the node's name or the workflow: a row booked before is replayed, not booked twice.`,
 	displayOptions: {
 		show: { '@tool': [false], repeatProtection: ['columns'] },
 	},
@@ -93,7 +94,7 @@ export const rowKey: INodeProperties = {
 	placeholder: "e.g. {{ $('Form').item.json.submissionId }}",
 	description:
 		'An expression giving each row its identity; fixed text makes the action happen once ever',
-	hint: `The Idempotency-Key is made from this value with ${ROW_KEY_PARTS}: a row this step sent before is replayed, not booked twice. Renamed, the node is a new step.`,
+	hint: `The Idempotency-Key is made of this value, ${ROW_KEY_PARTS}, never of the node's name or the workflow: a row booked before is replayed, not booked twice.`,
 	displayOptions: {
 		show: { repeatProtection: ['expression'] },
 	},

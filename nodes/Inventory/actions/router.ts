@@ -41,13 +41,13 @@ function stopOnFailedChecks(
 }
 
 /** A dry run outputs, for each item, the request it would send or why it fails; blank rows none. */
-function dryRunOutput({ requests, keyedByData }: PreparedRun, run: RunSetup): INodeExecutionData[] {
+function dryRunOutput({ requests }: PreparedRun, run: RunSetup): INodeExecutionData[] {
 	return requests.flatMap((request, itemIndex) => {
 		if (request === BLANK) return [];
 		const json =
 			request instanceof Error
 				? errorItemJson(request)
-				: dryRunItemJson(request, run.connection.baseUrl, keyedByData.has(itemIndex));
+				: dryRunItemJson(request, run.connection.baseUrl);
 		return [{ json, pairedItem: { item: itemIndex } }];
 	});
 }

@@ -6,21 +6,22 @@ import type {
 } from 'n8n-workflow';
 
 import { AnsweredKeys, REPEAT_CHECK_FIELD } from '../idempotency/answeredKeys';
-import { withRunSummary } from '../idempotency/runSummary';
+import { withOtherFailures, withRunSummary } from '../idempotency/runSummary';
 import { ExecutionStopped } from '../scheduling/cancel';
 import { openSendingRun } from '../scheduling/controller';
 import { runInRecordOrder } from '../scheduling/recordOrder';
-import { sendInventoryRequest, type InventoryRequest } from '../transport';
+import { sendInventoryRequest } from '../transport';
 import { compactForAgent, errorItemJson } from './outcomeItems';
-import { isRequest, type PreparedRun } from './prepareRequests';
+import { isKeyedByData, isRequest, type KeyedRequest, type PreparedRun } from './prepareRequests';
 import type { RunSetup } from './runSetup';
 
-/** What sending gave: an output item by item index, the items answered, the first failure. */
+/** What sending gave: an output item by item index, the items answered, the failures (without Continue On Fail). */
 interface SentRun {
 	results: INodeExecutionData[];
 	answeredItems: number[];
 	answeredKeys: AnsweredKeys;
-	failure?: { index: number; error: NodeApiError | NodeOperationError };
+	/** Every item that failed, the first stopping what was not yet sent (others were already under way). */
+	failures: Array<{ index: number; error: NodeApiError | NodeOperationError }>;
 }
 
 /**
@@ -38,6 +39,7 @@ async function sendInRecordOrder(
 	const sent: SentRun = {
 		results: new Array(requests.length),
 		answeredItems: [],
+		failures: [],
 		// The output says whether the API recorded a row now or replayed it.
 		answeredKeys: new AnsweredKeys(context, run.identity, run.keySource.basis),
 	};
@@ -74,34 +76,41 @@ async function sendInRecordOrder(
 				// the message names the field or record and the item.
 				if (context.continueOnFail())
 					sent.results[itemIndex] = itemOf(itemIndex, errorItemJson(error));
-				else if (!sent.failure || itemIndex < sent.failure.index)
-					sent.failure = { index: itemIndex, error };
+				else sent.failures.push({ index: itemIndex, error });
 				return false;
 			}
 		},
 	}).finally(() => sendingRun.close());
 	await sent.answeredKeys.settle();
 	sent.answeredItems.sort((a, b) => a - b);
+	sent.failures.sort((a, b) => a.index - b.index);
 	return sent;
 }
 
-/** Each answered item says whether this run recorded it or the API replayed it. */
+/**
+ * Each answered item says whether this run recorded it or the API replayed it, and which input row
+ * it answers: its item and, keyed by the row, its key values (no Merge needed to find the row).
+ */
 function addRepeatChecks(
 	{ results, answeredItems, answeredKeys }: SentRun,
 	prepared: PreparedRun,
+	run: RunSetup,
 ): void {
 	for (const index of answeredItems) {
-		const request = prepared.requests[index] as InventoryRequest;
+		const request = prepared.requests[index] as KeyedRequest;
+		const { keyBasis } = request;
 		results[index].json[REPEAT_CHECK_FIELD] = {
 			...answeredKeys.check(index, request.idempotencyKey),
+			...(run.asTool ? {} : { item: index }),
+			...(keyBasis.kind === 'row' ? { keyValues: keyBasis.row.keyValues } : {}),
 		};
 	}
 }
 
 /**
  * Sends the run's requests and gives its output: one item per item sent or failed, blank rows left
- * out. A failure without Continue On Fail stops the node, saying what happened to the rows sent
- * before it; a stopped execution outputs nothing (nor error items).
+ * out. A failure without Continue On Fail stops the node, saying which other rows failed and what
+ * happened to the rows sent before it; a stopped execution outputs nothing (nor error items).
  */
 export async function sendAndCollect(
 	context: IExecuteFunctions,
@@ -111,12 +120,16 @@ export async function sendAndCollect(
 ): Promise<INodeExecutionData[]> {
 	const sent = await sendInRecordOrder(context, prepared, run);
 	if (context.getExecutionCancelSignal?.()?.aborted) throw new ExecutionStopped();
-	addRepeatChecks(sent, prepared);
-	if (sent.failure)
+	addRepeatChecks(sent, prepared, run);
+	const [first, ...others] = sent.failures;
+	if (first)
 		throw withRunSummary(
-			sent.failure.error,
+			withOtherFailures(
+				first.error,
+				others.map(({ error }) => error),
+			),
 			sent.answeredItems,
-			sent.answeredItems.every((index) => prepared.keyedByData.has(index)),
+			sent.answeredItems.every((index) => isKeyedByData(prepared.requests[index] as KeyedRequest)),
 			sent.answeredKeys.counts(),
 		);
 	return sent.results.filter((_, itemIndex) => !blank.has(itemIndex));

@@ -43,7 +43,7 @@ export function repeatCountsInWords(counts: Record<RepeatCheck['outcome'], numbe
 /** The note of a replayed row: a tool's model reads why nothing new was booked. */
 function replayNote(keyedBy: KeySource['basis'], earlierItem?: number): string {
 	if (keyedBy === 'call')
-		return 'A call of this tool with the same arguments was booked before: this is that booking, and nothing new was booked. Calls with the same arguments are one action.';
+		return 'A call with the same arguments was booked before: this is that booking, and nothing new was booked. Calls with the same arguments are one action.';
 	return earlierItem === undefined
 		? 'This key had been answered before (an earlier execution or try); the API replayed that result and booked nothing new.'
 		: `Item ${earlierItem} of this run has the same key; the API replayed its result.`;

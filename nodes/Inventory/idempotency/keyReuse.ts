@@ -1,31 +1,44 @@
 import type { Wording } from '../transport/wording';
-import { ROW_KEY_PARTS } from './keys';
+import type { ActionKind } from './keys';
 import type { KeySource } from './keySource';
 
+/** `a to-do` → `A to-do`: the noun at the start of a sentence. */
+const capitalized = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+
+/** `a to-do` → `to-do`: the noun after "the" or "another". */
+const withoutArticle = (noun: string) => noun.replace(/^an? /, '');
+
+/** What a row's key is made of, in words: `the operation, the record, the to-do's name and this row's Key Columns`. */
+function keyParts(kind: ActionKind, where: string): string {
+	const distinction =
+		kind.distinguishedBy === undefined
+			? ''
+			: `, the ${withoutArticle(kind.noun)}'s ${kind.distinguishedBy}`;
+	return `the operation, the record${distinction} and this row's ${where}`;
+}
+
 /**
- * The words of a 409 saying a row's key was used before with other values, by where the key comes
- * from: this step booked this row on this record before (a row corrected after it was booked, the
- * node's fixed values edited, or a step of the same name in a copy of the workflow), and the first
- * booking stands. Undefined where the key is not a row's (a tool call's arguments, the execution):
- * the transport's own words say it then. The transport adds what the API said.
+ * The words of a 409 saying a row's key was used before with other values: the action for this row
+ * on this record was booked before (by this workflow or any other: the key holds no node name and no
+ * workflow), and the first booking stands. First what the user can do: a corrected row is corrected
+ * in Inventory; another action for the same row needs an identity of its own. Undefined where the
+ * key is not a row's (a tool call's arguments, the execution): the transport's own words say it
+ * then. The transport adds what the API said and the item's tag.
  */
 export function keyReuseWords(
 	source: KeySource,
-): (key: string, recordLabel: string) => Wording | undefined {
+	kind: ActionKind,
+): (key: string, recordLabel: string, rowName: string) => Wording | undefined {
 	if (source.basis !== 'columns' && source.basis !== 'expression') return () => undefined;
-	const booked = (recordLabel: string) =>
-		`The Inventory API refused this row (409): this step booked ${recordLabel} for the same row before, with other values, and keeps that booking`;
-	if (source.basis === 'columns' && source.columns.length === 0)
-		return (key, recordLabel) => ({
-			message: booked(recordLabel),
-			description: `Key Columns is empty, so this step acts once per record and the Idempotency-Key ${key} is the same for every row on ${recordLabel}; the first booking stands. To book each row, name the input column that identifies a row in Key Columns (e.g. po_number).`,
-		});
-	const [where, ownKey] =
+	const noun = withoutArticle(kind.noun);
+	const [where, ownIdentity] =
 		source.basis === 'columns'
-			? ['Key Columns', 'add a column such as a revision to Key Columns']
-			: ['the Row Key', 'add a part such as a revision to the Row Key'];
-	return (key, recordLabel) => ({
-		message: booked(recordLabel),
-		description: `The Idempotency-Key ${key} is this row's (${where}, with ${ROW_KEY_PARTS}), and the first booking with it stands: the API does not change it. If the row was corrected after it was booked, correct the record in Inventory; to book the corrected row as an action of its own, give it a key of its own (${ownKey}). If another node of the same name, e.g. in a copy of this workflow, booked other values for this row, rename one of the two.`,
+			? ['Key Columns', 'add a column that tells the two apart (e.g. a revision) to Key Columns']
+			: ['Row Key', 'add a part that tells the two apart (e.g. a revision) to the Row Key'];
+	const otherName =
+		kind.distinguishedBy === undefined ? '' : `, or give it another ${kind.distinguishedBy}`;
+	return (key, recordLabel, rowName) => ({
+		message: `${capitalized(kind.noun)} for this row on ${recordLabel} was booked before with other values, and the Inventory API keeps that booking (409)`,
+		description: `If the row was corrected after it was booked, correct the ${noun} in Inventory: the API does not change a booking. If this is another ${noun} for the same row, give it an identity of its own: ${ownIdentity}${otherName}. The Idempotency-Key ${key} is made of ${keyParts(kind, where)} (${rowName}); the node's name and the workflow play no part, so any workflow that books this row on ${recordLabel} sends it.`,
 	});
 }

@@ -49,7 +49,7 @@ function refuseExpressionAsText(
 /** Where this run's keys come from. */
 export interface KeySource {
 	/**
-	 * `columns`: the row's Key Columns (none named: the step acts once per record); `expression`: the
+	 * `columns`: the row's Key Columns (none named: the rows carry no identity, keyed by the execution); `expression`: the
 	 * Row Key; `call`: a tool call's arguments (the tool variant's "Keyed by Its Arguments");
 	 * `execution`: the execution, node, run and item.
 	 */

@@ -84,37 +84,52 @@ export function deriveToolCallKey(
 	);
 }
 
+/**
+ * What one operation's action is, beside its record and its row: what the action is called in
+ * messages, and the API body field whose value tells two actions of the operation on one record
+ * apart (a to-do's name: "Tag and label" and "Register warranty" for one row are two to-dos). An
+ * operation without one (an acquisition, a billing change) does one action per record and row.
+ */
+export interface ActionKind {
+	/** The action with its article, as messages say it: "a to-do", "an acquisition". */
+	noun: string;
+	/** The body field that tells two actions of this operation on one record apart. */
+	distinguishedBy?: string;
+}
+
+/** What tells this action apart from others of its operation on its record: the distinguishing field's value as key text. */
+export function distinctionOf(kind: ActionKind, body: Record<string, unknown>): string {
+	return kind.distinguishedBy === undefined ? '' : keyText(body[kind.distinguishedBy]);
+}
+
 /** What a row's key is made of besides the row, as the form's hints and the messages say it (rowActionKey). */
-export const ROW_KEY_PARTS = "this node's name, the operation and the record";
+export const ROW_KEY_PARTS = "the operation, the record and a to-do's name";
 
 /**
- * The rule of one action: **one step (the node, by its name) doing one operation on one record for
- * one row**. The row is its business id (Key Columns' values or the Row Key; empty when Key Columns
- * names none: the step then acts once per record). The same step in a copy of the workflow is the
- * same action; another step, operation, record or row is another one, whatever the id's shape (a
- * UUID too).
+ * The rule of one action: **one operation on one record for one row, and what tells two actions of
+ * that operation on one record apart (a to-do's name)**. The row is its business id (Key Columns'
+ * values or the Row Key). Nothing cosmetic takes part: not the node's name (n8n names every new node
+ * after its action, and people rename nodes), not the workflow (a copy, or another workflow booking
+ * the same rows, is the same action), not the execution. Another operation, record, to-do or row is
+ * another action, whatever the id's shape (a UUID too). These keys must never change once released.
  */
 export function rowActionKey(
-	step: string,
 	rowId: string,
-	request: { method: string; path: string },
+	request: { method: string; path: string; distinction: string },
 ): string {
-	return uuidV5(['row', step, request.method.toUpperCase(), request.path, rowId].join('\n'));
+	return uuidV5(
+		['action', request.method.toUpperCase(), request.path, request.distinction, rowId].join('\n'),
+	);
 }
 
 /**
- * An agent's or MCP client's call keyed by its arguments (the tool's default): one step sending the
- * same request (method, path and body, its fields in any order) is one action, in any execution, so
- * a client's retry and an identical call again replay.
+ * An agent's or MCP client's call keyed by its arguments (the tool's default): the same request
+ * (method, path and body, its fields in any order) is one action, from any tool node, in any
+ * execution, so a client's retry and an identical call again replay.
  */
-export function callActionKey(
-	step: string,
-	request: { method: string; path: string; body: unknown },
-): string {
+export function callActionKey(request: { method: string; path: string; body: unknown }): string {
 	return uuidV5(
-		['call', step, request.method.toUpperCase(), request.path, canonicalJson(request.body)].join(
-			'\n',
-		),
+		['call', request.method.toUpperCase(), request.path, canonicalJson(request.body)].join('\n'),
 	);
 }
 
@@ -147,20 +162,38 @@ export function keyOfValues(values: readonly unknown[]): string {
 	return values.length === 1 ? keyText(values[0]) : JSON.stringify(values.map(keyText));
 }
 
-/** What one item's key is made of: its row's identity, its call's arguments, or its execution. */
-export type KeyBasis = { kind: 'row'; rowId: string } | { kind: 'call' } | { kind: 'execution' };
+/**
+ * What one item's key is made of: its row's identity (with the values it was read from, by column,
+ * and those words for messages), its call's arguments, or its execution (a row without identity).
+ */
+export type KeyBasis =
+	| { kind: 'row'; rowId: string; row: RowIdentity }
+	| { kind: 'call' }
+	| { kind: 'execution' };
+
+/** A row's identity as the user wrote it: the key values by column (or Row Key), and those in words. */
+export interface RowIdentity {
+	/** The values the key is made of, as the row holds them, by Key Column (`rowKey` for a Row Key). */
+	keyValues: Record<string, unknown>;
+	/** The row named by them in messages: `po_number PO-1009`, `Row Key SUB-7`. */
+	name: string;
+}
 
 /** The Idempotency-Key of one item's request. */
 export function chooseIdempotencyKey(
 	basis: KeyBasis,
 	action: ItemIdentity,
-	request: { method: string; path: string; body: unknown },
+	request: { method: string; path: string; body: Record<string, unknown> },
+	kind: ActionKind,
 ): string {
 	switch (basis.kind) {
 		case 'row':
-			return rowActionKey(action.stepName, basis.rowId, request);
+			return rowActionKey(basis.rowId, {
+				...request,
+				distinction: distinctionOf(kind, request.body),
+			});
 		case 'call':
-			return callActionKey(action.stepName, request);
+			return callActionKey(request);
 		case 'execution':
 			return action.inProcessToolCall
 				? deriveToolCallKey(action, request)
@@ -171,8 +204,6 @@ export function chooseIdempotencyKey(
 /** One item's identity, and whether n8n runs it as an in-process tool call (see deriveToolCallKey). */
 export interface ItemIdentity extends ActionIdentity {
 	inProcessToolCall: boolean;
-	/** The node's name: what tells one step of a workflow from another (see rowActionKey). */
-	stepName: string;
 }
 
 interface ExecutionCustomData {
@@ -242,7 +273,6 @@ export function runIdentity(context: IExecuteFunctions): RunIdentity {
 		workflowId: String(context.getWorkflow().id ?? ''),
 		rootExecutionId: root,
 		nodeId: context.getNode().id,
-		stepName: context.getNode().name,
 		runIndex: Number(proxy.$runIndex ?? 0),
 		retriesKilledExecution,
 	};

@@ -6,7 +6,7 @@ import { describeValue, showText } from '../values/shownText';
 import { jsStringLiteral } from '../values/fixExpressions';
 import { trimSpaceAndZeroWidth } from '../values/invisibleCharacters';
 import { WORD_SEPARATORS } from '../values/spelling';
-import { keyOfValues, keyText, type KeyBasis } from './keys';
+import { keyOfValues, keyText, type KeyBasis, type RowIdentity } from './keys';
 import type { KeySource } from './keySource';
 
 type Lookup =
@@ -121,11 +121,31 @@ function missingColumn(
 	return `is missing from this row (${columns}): Key Columns names columns of this node's input. For a column of an earlier node, ${rowKey} with the name of the node that has it`;
 }
 
+/** How long a key value may be in a row's name before it is cut: the name is for finding the row. */
+const NAMED_VALUE_LENGTH = 40;
+
+/** A key value as a row's name shows it: its key text, invisible characters escaped, cut when long. */
+function namedValue(value: unknown): string {
+	const text = keyText(value);
+	const cut = text.length > NAMED_VALUE_LENGTH ? `${text.slice(0, NAMED_VALUE_LENGTH)}…` : text;
+	return showText(cut);
+}
+
+/** A row's identity from its key values: the values as the row holds them, and the row named by them. */
+function rowIdentity(keyValues: Record<string, unknown>, label?: string): RowIdentity {
+	const name = Object.entries(keyValues)
+		.map(([column, value]) => `${label ?? showText(column)} ${namedValue(value)}`)
+		.join(', ');
+	return { keyValues, name };
+}
+
 /**
  * What one item's key is made of. A row's identity is the text its key is made of (keyText,
  * keyOfValues), the same whichever tool read the row: one column gives its value as text (as a Row
- * Key of that value would); several give the JSON list of their values as text (["1001","2"]); no
- * column named gives the empty text (the step acts once per record).
+ * Key of that value would); several give the JSON list of their values as text (["1001","2"]). No
+ * column named: the rows carry no identity (a Manual Trigger's or a Schedule's item), so each
+ * execution is its own action, and only its retries replay. The row's name goes to the item's
+ * messages (`[po_number PO-1009, item 3]`).
  */
 export function keyBasisOf(
 	source: KeySource,
@@ -142,9 +162,11 @@ export function keyBasisOf(
 				{ label: 'Row Key', parameter: 'rowKey' },
 				`is empty for this row${typeof value === 'string' && value !== '' ? ` (${describeValue(value)})` : ''}: the row has nothing to be keyed by`,
 			);
-		return { kind: 'row', rowId };
+		const row = rowIdentity({ rowKey: value }, 'Row Key');
+		input.nameRow(row.name);
+		return { kind: 'row', rowId, row };
 	}
-	if (source.columns.length === 0) return { kind: 'row', rowId: '' };
+	if (source.columns.length === 0) return { kind: 'execution' };
 	const values = source.columns.map((column) => {
 		const subject = { label: `Key column ${quoted(column)}`, parameter: 'keyColumns' };
 		const lookup = columnValue(item.json, column);
@@ -163,5 +185,25 @@ export function keyBasisOf(
 			);
 		return value;
 	});
-	return { kind: 'row', rowId: keyOfValues(values) };
+	const row = rowIdentity(
+		Object.fromEntries(source.columns.map((column, index) => [column, values[index]])),
+	);
+	input.nameRow(row.name);
+	return { kind: 'row', rowId: keyOfValues(values), row };
+}
+
+/**
+ * The hint of a run keyed by nothing but the execution although its input has rows of their own
+ * (Key Columns left empty before a sheet): each execution books them anew. It names a column whose
+ * values tell every row apart, when the rows have one.
+ */
+export function unkeyedRowsHint(rows: IDataObject[]): string | undefined {
+	if (rows.length < 2) return undefined;
+	const names = [...new Set(rows.flatMap((row) => Object.keys(row)))];
+	const identifying = names.find((name) => {
+		const texts = rows.map((row) => keyText(row[name]));
+		return !texts.includes('') && new Set(texts).size === rows.length;
+	});
+	const example = identifying === undefined ? '' : `, e.g. ${showText(identifying)}`;
+	return `Key Columns is empty, so each execution books these ${rows.length} rows anew (only a retry of this execution replays them). To book each row once, name the column that identifies a row in Key Columns${example}.`;
 }

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 import { ItemInput } from '../values/itemInput';
 import { describeValue, showText } from '../values/shownText';
-import { canonicalJson, keyText } from './keys';
+import { canonicalJson, keyText, type KeyBasis } from './keys';
 import type { KeySource } from './keySource';
 
 /** One item's request, as far as comparing it with the others of its key goes. */
@@ -11,6 +11,7 @@ interface KeyedRequest {
 	idempotencyKey: string;
 	body: IDataObject;
 	recordLabel: string;
+	keyBasis: KeyBasis;
 }
 
 const MAX_NAMED = 3;
@@ -55,11 +56,8 @@ const listedItems = (indexes: number[]) =>
 
 /** What the user changes so the rows get keys of their own, for each source of row keys. */
 function fixFor(source: KeySource, column: string | undefined): string {
-	const example = column === undefined ? '' : `, e.g. ${showText(column)}`;
 	if (source.basis === 'expression')
 		return `make the Row Key tell them apart${column === undefined ? '' : `, e.g. by adding {{ $json.${showText(column)} }} to it`}`;
-	if (source.columns.length === 0)
-		return `name the column that tells the rows apart in Key Columns${example}`;
 	return column === undefined
 		? 'add a column that tells them apart to Key Columns, or key them by an expression that does (Repeat Protection "Each Row Once, Keyed by an Expression")'
 		: `add a column that tells them apart to Key Columns: ${source.columns.map(showText).join(', ')}, ${showText(column)}`;
@@ -76,7 +74,6 @@ export function refuseRowsSharingKey(
 	source: KeySource,
 	items: INodeExecutionData[],
 	requests: KeyedRequest[],
-	rowIdOf: (itemIndex: number) => string,
 ): Map<number, Error> {
 	const byKey = new Map<string, KeyedRequest[]>();
 	for (const request of requests) {
@@ -97,20 +94,17 @@ export function refuseRowsSharingKey(
 			indexes.map((index) => items[index].json),
 			source.columns,
 		);
-		const rowId = rowIdOf(indexes[0]);
-		const [label, shared] =
-			source.basis === 'expression'
-				? ['Row Key', `gives ${listedItems(indexes)} one key (${describeValue(rowId)})`]
-				: source.columns.length === 0
-					? [
-							'Key Columns',
-							`is empty, so ${listedItems(indexes)} are one action on ${group[0].recordLabel}`,
-						]
-					: ['Key Columns', `give ${listedItems(indexes)} one key (${describeValue(rowId)})`];
+		const { keyBasis } = group[0];
+		const rowId = keyBasis.kind === 'row' ? keyBasis.rowId : '';
+		const label = source.basis === 'expression' ? 'Row Key' : 'Key Columns';
+		const shared = `${source.basis === 'expression' ? 'gives' : 'give'} ${listedItems(indexes)} one key (${describeValue(rowId)})`;
 		const problem = `${shared}, but they would book different values (${fields}): the API would book the first and refuse the others. To book each, ${fixFor(source, column)}`;
 		const subject = { label, parameter: source.basis === 'expression' ? 'rowKey' : 'keyColumns' };
-		for (const { itemIndex } of group)
-			failures.set(itemIndex, new ItemInput(context, itemIndex).refusal([{ subject, problem }]));
+		for (const { itemIndex, keyBasis: basis } of group) {
+			const input = new ItemInput(context, itemIndex);
+			if (basis.kind === 'row') input.nameRow(basis.row.name);
+			failures.set(itemIndex, input.refusal([{ subject, problem }]));
+		}
 	}
 	return failures;
 }

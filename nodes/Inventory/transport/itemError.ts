@@ -22,9 +22,8 @@ interface FailedAttempt<R extends Failure = Failure> {
 	concurrencyOption: string;
 }
 
-/** A message names its item, as the node's own messages do: `… [item 3]`. */
-const ofItem = (message: string, request: InventoryRequest) =>
-	`${message} [item ${request.itemIndex}]`;
+/** A message names its item, as the node's own messages do: `… [po_number PO-1009, item 3]`. */
+const ofItem = (message: string, request: InventoryRequest) => `${message} ${request.itemTag}`;
 
 /** The item's error for an answer that is not a usable success. */
 function answerError(node: INode, token: string, failed: FailedAttempt<AnsweredFailure>) {

@@ -10,6 +10,8 @@ export interface InventoryRequest {
 	body: IDataObject;
 	idempotencyKey: string;
 	itemIndex: number;
+	/** How messages name the item: `[po_number PO-1009, item 3]` (values/itemInput.ts itemTag). */
+	itemTag: string;
 	/** The permission the operation needs, named in 403 messages. */
 	permission: string;
 	/**

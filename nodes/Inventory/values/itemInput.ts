@@ -69,12 +69,33 @@ export function savedParameter(context: IExecuteFunctions, path: string): unknow
 	return value;
 }
 
+/**
+ * How a message names its item: by the key values of its row when it has them, so that the row is
+ * found in the sheet (`[po_number PO-1009, item 3]`), and by its index (n8n counts items from 0).
+ */
+export function itemTag(itemIndex: number, rowName?: string): string {
+	return `[${rowName ? `${rowName}, ` : ''}item ${itemIndex}]`;
+}
+
 /** Reads the parameters of one input item through their checks; every problem names the field and the item. */
 export class ItemInput {
 	constructor(
 		private readonly context: IExecuteFunctions,
 		readonly itemIndex: number,
 	) {}
+
+	/** The row named by its key values (`po_number PO-1009`), once they are read. */
+	private rowName: string | undefined;
+
+	/** Names the item's row by its key values in every message about it. */
+	nameRow(rowName: string): void {
+		this.rowName = rowName;
+	}
+
+	/** How messages name this item: `[po_number PO-1009, item 3]`, or `[item 3]`. */
+	get tag(): string {
+		return itemTag(this.itemIndex, this.rowName);
+	}
 
 	/** The failed checks of this item so far: a value that fails is left out and its reason kept. */
 	private readonly failures: FailedCheck[] = [];
@@ -123,9 +144,7 @@ export class ItemInput {
 			);
 		const error = new NodeOperationError(
 			this.context.getNode(),
-			failures
-				.map(({ subject, problem }) => `${subject.label} ${problem} [item ${this.itemIndex}]`)
-				.join('; '),
+			failures.map(({ subject, problem }) => `${subject.label} ${problem} ${this.tag}`).join('; '),
 			{
 				itemIndex: this.itemIndex,
 				description: `${[...new Set(where)].join('')}Nothing was sent to the Inventory API for this item.`,

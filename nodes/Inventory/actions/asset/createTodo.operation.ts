@@ -11,6 +11,7 @@ import {
 	TEXT_LENGTH,
 	TEXT_LIMIT,
 } from '../common.fields';
+import type { ActionKind } from '../../idempotency/keys';
 import type { PreparedRequest } from '../node.type';
 
 const name = field({
@@ -98,6 +99,9 @@ export const description = updateDisplayOptions(
 		},
 	],
 );
+
+/** Two to-dos on one asset for one row are told apart by their names ("Tag and label", "Register warranty"). */
+export const action: ActionKind = { noun: 'a to-do', distinguishedBy: 'name' };
 
 export function buildRequest(input: ItemInput): PreparedRequest {
 	const asset = input.parameter(assetId);

@@ -14,6 +14,7 @@ import {
 	NAME_LIMIT,
 	RECURRING_FREQUENCIES,
 } from '../common.fields';
+import type { ActionKind } from '../../idempotency/keys';
 import type { PreparedRequest } from '../node.type';
 import { jsonProperty, pairsProperty, readFieldValues } from './customFieldValues';
 
@@ -212,6 +213,9 @@ function paymentPlanBody(input: ItemInput, bundle: unknown): IDataObject {
 	const terms = (bundle as { plan?: IDataObject } | undefined)?.plan;
 	return terms ? input.body([], planFields, terms) : {};
 }
+
+/** One acquisition per asset and row: the same purchase recorded from a form and from a sheet is one. */
+export const action: ActionKind = { noun: 'an acquisition' };
 
 export function buildRequest(input: ItemInput): PreparedRequest {
 	const asset = input.parameter(assetId);

@@ -5,6 +5,7 @@ import type { ItemInput } from '../../values/itemInput';
 import { AMOUNT, RECORD_ID } from '../../values/checks';
 import { AMOUNT_RANGE, countWords } from '../../values/rangeWords';
 import { BILLING_FREQUENCIES, eventDate, eventDescription } from '../common.fields';
+import type { ActionKind } from '../../idempotency/keys';
 import type { PreparedRequest } from '../node.type';
 
 const subscriptionId = field({
@@ -126,6 +127,9 @@ export const description = updateDisplayOptions(
 		},
 	],
 );
+
+/** One billing change per subscription and row. */
+export const action: ActionKind = { noun: 'a billing change' };
 
 export function buildRequest(input: ItemInput): PreparedRequest {
 	const subscription = input.parameter(subscriptionId);
