@@ -108,7 +108,7 @@ export function printFirstRun(
 	print('');
 }
 
-/** Run 2: the same execution again, compared with run 1. */
+/** Run 2: the workflow run again as a new execution, compared with run 1. */
 export function printSecondRun(
 	print: Print,
 	{
@@ -125,7 +125,7 @@ export function printSecondRun(
 		after: SandboxState;
 	},
 ): void {
-	print(`Run 2: the same execution (${executionId}) again -> ${second.status}`);
+	print(`Run 2: run again, a new execution (${executionId}) -> ${second.status}`);
 	if (second.error) print(`  error: ${second.error}`);
 	print(
 		`  requests           ${second.requests.length}, with ${sameKeys ? 'the same' : 'DIFFERENT'} Idempotency-Keys as run 1`,
@@ -166,7 +166,7 @@ export function printVerdict(
 	if (problems.length === 0) {
 		print(
 			`OK: ${expectedActions} actions applied once (${expected.acquisitions} acquisitions, ${expected.todos} to-dos, ` +
-				`1 billing change); running the execution again replayed all ${expectedActions} and duplicated nothing.`,
+				`1 billing change); running the workflow again (a new execution) replayed all ${expectedActions} and duplicated nothing.`,
 		);
 	} else {
 		print('FAILED:');

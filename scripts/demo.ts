@@ -1,7 +1,8 @@
 /**
  * `npm run demo`: the example workflow examples/procurement-intake.workflow.json, run twice through
- * n8n's workflow engine (in-process, with the built node) against the sandbox, to show that the
- * second run of the same execution replays every action and creates nothing.
+ * n8n's workflow engine (in-process, with the built node) against the sandbox, to show that running
+ * it again (a new execution, as clicking Execute workflow again is) replays every action and creates
+ * nothing: each row is keyed by its own data.
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -108,7 +109,8 @@ export function inProcessWorkflow(
 export interface DemoResult {
 	ok: boolean;
 	problems: string[];
-	executionId: string;
+	/** The two executions: the first run, and the second run as a new execution. */
+	executionIds: [string, string];
 	purchases: Purchase[];
 	first: PassSummary;
 	second: PassSummary;
@@ -120,7 +122,8 @@ export interface DemoOptions {
 	/** A running sandbox; default: one is started (and closed) for the demo. */
 	sandbox?: SandboxHandle;
 	apiToken?: string;
-	executionId?: string;
+	/** The two executions' ids; default two new ones. */
+	executionIds?: [string, string];
 	/** Where the summary goes; default console.log. */
 	print?: (line: string) => void;
 	/** The workflow, relative to the repository; default the example. */
@@ -177,11 +180,11 @@ async function pass(
 	};
 }
 
-/** Runs the example workflow twice in one execution and checks that the second run only replayed. */
+/** Runs the example workflow twice, as two executions, and checks that the second run only replayed. */
 export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
 	const print = options.print ?? ((line: string) => console.log(line));
 	const apiToken = options.apiToken ?? DEMO_TOKEN;
-	const executionId = options.executionId ?? `demo-${randomUUID()}`;
+	const executionIds = options.executionIds ?? [`demo-${randomUUID()}`, `demo-${randomUUID()}`];
 	const workflowFile = options.workflowFile ?? EXAMPLE_FILE;
 	const example = loadExampleWorkflow(join(packageRoot(), workflowFile));
 	const purchases = purchasesOf(example);
@@ -197,15 +200,15 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
 			exampleFile: workflowFile,
 			baseUrl: sandbox.baseUrl,
 			apiToken,
-			executionId,
+			executionId: executionIds[0],
 		});
 
 		// Run 1
-		const first = await pass(definition, sandbox, apiToken, executionId);
+		const first = await pass(definition, sandbox, apiToken, executionIds[0]);
 		printFirstRun(print, { purchases, first, state: sandbox.state(), seedFile });
 
-		// Run 2: the same execution again, so the same Idempotency-Keys
-		const second = await pass(definition, sandbox, apiToken, executionId);
+		// Run 2: a new execution; the rows' own data gives the same Idempotency-Keys
+		const second = await pass(definition, sandbox, apiToken, executionIds[1]);
 		const keys = (summary: PassSummary) =>
 			summary.requests.map((request) => request.key ?? '').sort();
 		const sameKeys = JSON.stringify(keys(first)) === JSON.stringify(keys(second));
@@ -218,7 +221,13 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
 			);
 		const sameResults = JSON.stringify(results(first)) === JSON.stringify(results(second));
 		const after = sandbox.state();
-		printSecondRun(print, { executionId, second, sameKeys, sameResults, after });
+		printSecondRun(print, {
+			executionId: executionIds[1],
+			second,
+			sameKeys,
+			sameResults,
+			after,
+		});
 
 		const problems: string[] = [];
 		const check = (condition: boolean, problem: string) => {
@@ -279,7 +288,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
 		return {
 			ok: problems.length === 0,
 			problems,
-			executionId,
+			executionIds,
 			purchases,
 			first,
 			second,

@@ -206,6 +206,21 @@ describe('POST /_sandbox/reset', () => {
 		expect(t.sb.requests().map(({ body }) => body)).toEqual([{ name: 'after the reset' }]);
 	});
 
+	test('a request held in flight (being processed) at the reset is not applied in the new world', async () => {
+		t.sb.setFaults({ holdInFlightRate: 1, holdInFlightMs: 2000 });
+		const underWay = todo(t.http, 1001, { name: 'held at the reset' });
+		while (t.sb.state().counters.requestsTotal === 0) await sleep(5);
+		await sleep(50);
+		t.sb.reset();
+		t.sb.setFaults(null);
+		const answer = await underWay;
+		expect([answer.status, answer.data.message]).toEqual([
+			503,
+			'The sandbox was reset; send the request again.',
+		]);
+		expect(t.sb.state().todos).toEqual([]);
+	});
+
 	test('unknown control endpoints are 404, wrong methods 405; health needs no token', async () => {
 		expect((await t.admin.get('/_sandbox/nope')).status).toBe(404);
 		expect((await t.admin.get('/_sandbox/reset')).status).toBe(405);

@@ -375,8 +375,9 @@ describe('npm run demo (runDemo)', () => {
 		});
 	});
 
-	test('run 2 (same execution) replays every action with the same keys and creates nothing', () => {
-		const { first, second, state } = result;
+	test('run 2 (a new execution) replays every action with the same keys and creates nothing', () => {
+		const { first, second, state, executionIds } = result;
+		expect(executionIds[1]).not.toBe(executionIds[0]);
 		expect(second.status).toBe('success');
 		expect(second.applied).toBe(0);
 		expect(second.replays).toBe(11);

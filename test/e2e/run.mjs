@@ -12,7 +12,7 @@
 //      client); many executions at once: 300 production webhook calls against a throttled sandbox
 //   6. the editor in headless Chromium: the node's forms for each operation and the credential,
 //      screenshots into .github/screenshots/
-// Steps 3-6 are the named groups in groups/ (headless.mjs, examples.mjs, bulk-tls.mjs, retry.mjs, stop.mjs, execute-step.mjs, spreadsheet.mjs, credential-test.mjs, agent.mjs, mcp.mjs, webhook-burst.mjs, editor.mjs); this file sets up
+// Steps 3-6 are the named groups in groups/ (headless.mjs, one-action.mjs, examples.mjs, bulk-tls.mjs, retry.mjs, stop.mjs, execute-step.mjs, spreadsheet.mjs, credential-test.mjs, agent.mjs, mcp.mjs, webhook-burst.mjs, editor.mjs); this file sets up
 // what they share. Exits non-zero on any failure; prints the duration of each step.
 //
 // Environment: E2E_SKIP_BROWSER=1 skips step 6; E2E_KEEP=1 keeps the run's user folder;
@@ -29,6 +29,7 @@ import { credentialTest } from './groups/credential-test.mjs';
 import { editor } from './groups/editor.mjs';
 import { exampleWorkflows, examples } from './groups/examples.mjs';
 import { headless } from './groups/headless.mjs';
+import { oneAction, oneActionWorkflows } from './groups/one-action.mjs';
 import { mcp, mcpCredentials, mcpWorkflows } from './groups/mcp.mjs';
 import { executeStep } from './groups/execute-step.mjs';
 import { retryExecution } from './groups/retry.mjs';
@@ -138,6 +139,7 @@ async function main() {
 			W.editorWorkflow(),
 			...exampleWorkflows(),
 			W.webhookBurstWorkflow(),
+			...oneActionWorkflows(),
 			// Run through the REST API (n8n 2.x part): pinned data counts in manual runs only; the MCP
 			// Server Trigger answers once its workflow is active.
 			...(HOST_FLAVOR === 'n8n2'
@@ -162,6 +164,7 @@ async function main() {
 
 	// ----- headless --------------------------------------------------------------------------
 	await headless({ n8n, sandbox }, check);
+	await oneAction({ n8n, sandbox }, check);
 	await examples({ n8n, sandbox }, check);
 	await bulkTls({ n8n }, check);
 

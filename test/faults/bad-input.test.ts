@@ -224,7 +224,10 @@ describe('an optional field left empty by an expression (null, blank, white spac
 		const keys = sandbox.requests().map((r) => r.key);
 		expect(nodeOutput(result, 'Inventory')).toEqual(
 			EMPTY_VALUES.map((_empty, item) => ({
-				json: { ...output(item), repeatCheck: { outcome: 'recorded', idempotencyKey: keys[item] } },
+				json: {
+					...output(item),
+					repeatCheck: { outcome: 'recorded', idempotencyKey: keys[item], item },
+				},
 				pairedItem: { item },
 			})),
 		);

@@ -11,6 +11,7 @@ import {
 	nodeOutput,
 	runWorkflow,
 } from '../harness/engine';
+import { actionKey } from '../harness/keys';
 import { idempotencyHelpers } from './package-modules';
 
 import { TOKENS } from '../fixtures';
@@ -19,9 +20,8 @@ import { keysSent, sent, useSandbox } from './util';
 const { callActionKey, deriveIdempotencyKey, deriveToolCallKey, IDEMPOTENCY_NAMESPACE } =
 	idempotencyHelpers;
 
-/** The key of a call of the to-do tool keyed by a business id (Repeat Protection with a Row Key). */
-const businessKey = (path: string, id: string) =>
-	uuidV5Reference(['row', TODO_TOOL, 'POST', path, id].join('\n'), IDEMPOTENCY_NAMESPACE);
+/** The key of a call of the to-do tool ("Tag and label") keyed by a business id (Repeat Protection with a Row Key). */
+const businessKey = (path: string, id: string) => actionKey('POST', path, 'Tag and label', id);
 
 const env = useSandbox();
 
@@ -117,13 +117,12 @@ const todo = (id: string, assetId: number): ScriptedToolCall => ({
 	args: { assetId },
 });
 
-/** The key of a call keyed by its arguments (the tool's default): the tool's name and its request. */
-const callKey = (tool: string, path: string, body: IDataObject) =>
-	callActionKey(tool, { method: 'POST', path, body });
+/** The key of a call keyed by its arguments (the tool's default): its request, whichever tool sends it. */
+const callKey = (path: string, body: IDataObject) => callActionKey({ method: 'POST', path, body });
 const todoCallKey = (assetId: number) =>
-	callKey(TODO_TOOL, `/api/v1/assets/${assetId}/todos`, { name: 'Tag and label' });
+	callKey(`/api/v1/assets/${assetId}/todos`, { name: 'Tag and label' });
 const acquisitionCallKey = (assetId: number, price = 1249) =>
-	callKey(ACQUISITION_TOOL, `/api/v1/assets/${assetId}/acquisitions`, {
+	callKey(`/api/v1/assets/${assetId}/acquisitions`, {
 		event_type_id: 301,
 		price,
 	});
@@ -434,7 +433,7 @@ describe('Repeat Protection of the tool', () => {
 				'recorded',
 			]);
 			expect(checkOf(again).note).toBe(
-				'A call of this tool with the same arguments was booked before: this is that booking, and nothing new was booked. Calls with the same arguments are one action.',
+				'A call with the same arguments was booked before: this is that booking, and nothing new was booked. Calls with the same arguments are one action.',
 			);
 			expect(agentItems(first)).toEqual([
 				{
@@ -496,8 +495,12 @@ describe('Repeat Protection of the tool', () => {
 			const checkOf = (run: IRun) =>
 				(agentItems(run)[0] as { result: IDataObject[] }).result[0].repeatCheck;
 			expect([checkOf(first), checkOf(second)]).toEqual([
-				{ outcome: 'recorded', idempotencyKey: key },
-				expect.objectContaining({ outcome: 'replayed', idempotencyKey: key }),
+				{ outcome: 'recorded', idempotencyKey: key, keyValues: { rowKey: 'PO-7731' } },
+				expect.objectContaining({
+					outcome: 'replayed',
+					idempotencyKey: key,
+					keyValues: { rowKey: 'PO-7731' },
+				}),
 			]);
 		},
 	);

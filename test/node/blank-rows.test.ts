@@ -108,10 +108,10 @@ describe('rows whose cells are all empty', () => {
 		expect(hints(run)).toEqual([]);
 	});
 
-	test('a row with one value is a row: it is checked, and fails naming what is missing', async () => {
+	test('a row with one value is a row: it is checked, and fails naming what is missing and the row', async () => {
 		const run = await runInventory(env.sandbox, [{ po: 'A9', asset: '', title: '' }], todoByRow);
 		expect(run.data.resultData.error?.message).toBe(
-			'Asset ID is required [item 0]; Name is required [item 0]',
+			'Asset ID is required [po A9, item 0]; Name is required [po A9, item 0]',
 		);
 		expect(paths()).toEqual([]);
 	});
@@ -134,7 +134,7 @@ describe('rows whose cells are all empty', () => {
 		expect(outputRows(run, 0)).toEqual([['Tag A1', { item: 0 }]]);
 		expect(outputRows(run, 1)).toEqual([
 			[
-				'Asset ID must be a numeric ID (a whole number of 1 or more), got "x" [item 2]',
+				'Asset ID must be a numeric ID (a whole number of 1 or more), got "x" [po A3, item 2]',
 				{ item: 2 },
 			],
 		]);

@@ -150,6 +150,7 @@ describe('API errors become NodeApiErrors a user can act on', () => {
 					body: {},
 					idempotencyKey: 'k',
 					itemIndex: 3,
+					itemTag: '[item 3]',
 					permission: 'assets:todos',
 					recordLabel: 'Asset 1',
 				},
@@ -231,14 +232,18 @@ describe('API errors become NodeApiErrors a user can act on', () => {
 
 	test('409 for a reused key explains what to do', async () => {
 		const { sandbox } = env;
-		const keyed = { repeatProtection: 'expression', rowKey: randomUUID() };
-		await runInventory(sandbox, [{}], { ...createTodo, ...keyed });
-		const run = await runInventory(sandbox, [{}], { ...createTodo, ...keyed, name: 'Other name' });
+		const keyed = { ...createTodo, repeatProtection: 'expression', rowKey: 'intake-4712' };
+		await runInventory(sandbox, [{}], createTodoParameters(keyed, { notes: 'Blue box' }));
+		const run = await runInventory(
+			sandbox,
+			[{}],
+			createTodoParameters(keyed, { notes: 'Both chargers' }),
+		);
 		const [key] = keysSent(sandbox);
 		expect(runError(run)).toEqual({
 			message:
-				'The Inventory API refused this row (409): this step booked Asset 1001 for the same row before, with other values, and keeps that booking [item 0]',
-			description: `The Idempotency-Key ${key} is this row's (the Row Key, with this node's name, the operation and the record), and the first booking with it stands: the API does not change it. If the row was corrected after it was booked, correct the record in Inventory; to book the corrected row as an action of its own, give it a key of its own (add a part such as a revision to the Row Key). If another node of the same name, e.g. in a copy of this workflow, booked other values for this row, rename one of the two. The API said: The Idempotency-Key has already been used for a different request (method, path or body); use a new key for a new action.`,
+				'A to-do for this row on Asset 1001 was booked before with other values, and the Inventory API keeps that booking (409) [Row Key intake-4712, item 0]',
+			description: `If the row was corrected after it was booked, correct the to-do in Inventory: the API does not change a booking. If this is another to-do for the same row, give it an identity of its own: add a part that tells the two apart (e.g. a revision) to the Row Key, or give it another name. The Idempotency-Key ${key} is made of the operation, the record, the to-do's name and the row's key values (Row Key intake-4712); the node's name and the workflow play no part, so any workflow that books this row on Asset 1001 sends it. The API said: The Idempotency-Key has already been used for a different request (method, path or body); use a new key for a new action.`,
 			httpCode: '409',
 		});
 	});

@@ -18,6 +18,7 @@ import {
 	storedAtStart,
 	type WorkflowDefinition,
 } from '../harness/engine';
+import { acquisitionKey, todoKey } from '../harness/keys';
 import { idempotencyHelpers } from './package-modules';
 import { keysSent, runError, runInventory, useSandbox, UUID_V5 } from './util';
 
@@ -395,13 +396,11 @@ describe('Retry of an execution killed while the node ran', () => {
 describe('a Row Key: the business id of a row', () => {
 	const byRowKey = (rowKey: string) => ({ ...createTodo, repeatProtection: 'expression', rowKey });
 
-	test('a UUID is made into a key with the operation and record too, as any other id', async () => {
+	test("a UUID is made into a key with the operation, the record and the to-do's name too, as any other id", async () => {
 		const { sandbox } = env;
 		const key = randomUUID();
 		await runInventory(sandbox, [{ asset: 1001 }], byRowKey(key));
-		expect(keysSent(sandbox)).toEqual([
-			uuidV5(`row\nInventory\nPOST\n/api/v1/assets/1001/todos\n${key}`),
-		]);
+		expect(keysSent(sandbox)).toEqual([todoKey(1001, 'Tag and label', key)]);
 	});
 
 	test('turns a business id into a key per operation and record: same id, same action, once', async () => {
@@ -427,12 +426,10 @@ describe('a Row Key: the business id of a row', () => {
 			{ executionId: 'exec-3' },
 		);
 		const keys = keysSent(sandbox);
-		expect(keys[0]).toBe(uuidV5('row\nInventory\nPOST\n/api/v1/assets/1001/todos\nform-7781'));
-		expect(keys[1]).toBe(uuidV5('row\nInventory\nPOST\n/api/v1/assets/1002/todos\nform-7781'));
+		expect(keys[0]).toBe(todoKey(1001, 'Tag and label', 'form-7781'));
+		expect(keys[1]).toBe(todoKey(1002, 'Tag and label', 'form-7781'));
 		expect(keys.slice(2, 4)).toEqual(keys.slice(0, 2));
-		expect(keys[4]).toBe(
-			uuidV5('row\nInventory\nPOST\n/api/v1/assets/1001/acquisitions\nform-7781'),
-		);
+		expect(keys[4]).toBe(acquisitionKey(1001, 'form-7781'));
 		expect(sandbox.requests().map(({ replayed }) => replayed)).toEqual([
 			false,
 			false,
@@ -451,9 +448,7 @@ describe('a Row Key: the business id of a row', () => {
 			[{ asset: 1001, submission: { id: 7 } }],
 			byRowKey('={{ $json.submission }}'),
 		);
-		expect(keysSent(sandbox)).toEqual([
-			uuidV5('row\nInventory\nPOST\n/api/v1/assets/1001/todos\n{"id":7}'),
-		]);
+		expect(keysSent(sandbox)).toEqual([todoKey(1001, 'Tag and label', '{"id":7}')]);
 	});
 
 	test('a number is taken as its text', async () => {
@@ -463,8 +458,6 @@ describe('a Row Key: the business id of a row', () => {
 			[{ asset: 1001, submission: 4711 }],
 			byRowKey('={{ $json.submission }}'),
 		);
-		expect(keysSent(sandbox)).toEqual([
-			uuidV5('row\nInventory\nPOST\n/api/v1/assets/1001/todos\n4711'),
-		]);
+		expect(keysSent(sandbox)).toEqual([todoKey(1001, 'Tag and label', '4711')]);
 	});
 });

@@ -88,7 +88,7 @@ describe('a 409 met by a retry of an unanswered attempt', () => {
 		const error = runError(run);
 		expect(error).toEqual({
 			message:
-				'The Inventory API is still processing an earlier attempt of this request (409) after 1 retry [item 0]',
+				'The Inventory API is still processing an earlier attempt of this request (409) after 1 retry [Row Key intake-4711, item 0]',
 			description: `An earlier attempt got no answer (no answer came within the timeout) and the server still reports the request as in progress ("A request with this Idempotency-Key is still being processed; retry later to get its result."). The Idempotency-Key ${key} is safe to retry: a retry (Retry On Fail, or n8n's Retry execution) replays the result once the server has finished, and never creates a second record. If the server is often this slow, raise the Timeout or Max Retries option.`,
 			httpCode: '409',
 		});
@@ -211,7 +211,7 @@ describe('one business key on two items', () => {
 			{
 				json: {
 					error:
-						'The Inventory API refused the change (409): A request with this Idempotency-Key is still being processed; retry later to get its result. [item 0]',
+						'The Inventory API refused the change (409): A request with this Idempotency-Key is still being processed; retry later to get its result. [Row Key intake-4712, item 0]',
 					details: expect.objectContaining({ status: 409 }) as unknown,
 				},
 				pairedItem: { item: 0 },

@@ -105,6 +105,30 @@ describe('the one node version', () => {
 	});
 });
 
+describe('Key Columns left empty before rows of their own', () => {
+	test('each execution books the rows anew, and the output pane says so, naming a column that identifies them', async () => {
+		const { sandbox } = env;
+		const run = await runInventory(sandbox, sheet, todoByColumns(''));
+		expect(run.data.resultData.runData.Inventory[0].hints).toEqual([
+			{
+				message:
+					'Key Columns is empty, so each execution books these 3 rows anew (only a retry of this execution replays them). To book each row once, name the column that identifies a row in Key Columns, e.g. po_number.',
+				location: 'outputPane',
+			},
+		]);
+		expect(sandbox.state().todos).toHaveLength(3);
+	});
+
+	test('a lone item (a Manual Trigger, a Schedule) gets no such note', async () => {
+		const run = await runInventory(
+			env.sandbox,
+			[{ timestamp: '2026-12-01T08:00:00Z' }],
+			todoByColumns('', { assetId: '1001' }),
+		);
+		expect(run.data.resultData.runData.Inventory[0].hints).toEqual([]);
+	});
+});
+
 describe('each row once, keyed by columns', () => {
 	test('the same sheet run twice books each row once; the second run says replayed', async () => {
 		const { sandbox } = env;
@@ -224,7 +248,7 @@ describe('each row once, keyed by columns', () => {
 		expect(runError(run)).toEqual({
 			message:
 				'A to-do for this row on Asset 1001 was booked before with other values, and the Inventory API keeps that booking (409) [po_number PO-1, item 0]',
-			description: `If the row was corrected after it was booked, correct the to-do in Inventory: the API does not change a booking. If this is another to-do for the same row, give it an identity of its own: add a column that tells the two apart (e.g. a revision) to Key Columns, or give it another name. The Idempotency-Key ${todoKey(1001, 'Tag and label', 'PO-1')} is made of the operation, the record, the to-do's name and this row's Key Columns (po_number PO-1); the node's name and the workflow play no part, so any workflow that books this row on Asset 1001 sends it. The API said: The Idempotency-Key has already been used for a different request (method, path or body); use a new key for a new action.`,
+			description: `If the row was corrected after it was booked, correct the to-do in Inventory: the API does not change a booking. If this is another to-do for the same row, give it an identity of its own: add a column that tells the two apart (e.g. a revision) to Key Columns, or give it another name. The Idempotency-Key ${todoKey(1001, 'Tag and label', 'PO-1')} is made of the operation, the record, the to-do's name and the row's key values (po_number PO-1); the node's name and the workflow play no part, so any workflow that books this row on Asset 1001 sends it. The API said: The Idempotency-Key has already been used for a different request (method, path or body); use a new key for a new action.`,
 			httpCode: '409',
 		});
 		expect(sandbox.state().todos.map((todo) => todo.notes)).toEqual(['Blue']);

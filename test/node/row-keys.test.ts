@@ -20,11 +20,11 @@ import { keysSent, runInventory, useSandbox } from './util';
 
 const env = useSandbox();
 /** The key of po_number 1001, line 2 on an acquisition of asset 1001 (pinned in unit/row-keys.test.ts). */
-const PO_1001_LINE_2 = 'fb0b0a88-2857-502a-a2b3-52e3b88d42eb';
+const PO_1001_LINE_2 = '3ee2de25-9b0b-5583-8858-be6a23262e4a';
 /** The key of po_number 1001, line 3 there. */
-const PO_1001_LINE_3 = 'b2f7728a-b8e3-554d-8a7d-276574c86ccd';
+const PO_1001_LINE_3 = '03933b71-9ae0-5d54-93b3-186625d36eff';
 /** The key of po_number 1001 alone there. */
-const PO_1001 = 'd08d44f7-4094-5b3a-9eea-d9535c9b7dbb';
+const PO_1001 = 'ecdf5825-6392-5789-b4f6-53e2e39ec3d8';
 
 const acquisitionByColumns = (keyColumns: string) =>
 	recordAcquisitionParameters({

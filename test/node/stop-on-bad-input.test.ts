@@ -29,8 +29,9 @@ const parameters = createTodoParameters({
 	additionalFields: { assignedTo: '={{ $json.assignee }}' },
 });
 
+/** The refusal of row `item` of the sheet, named by its key values (line is the item's number plus one). */
 const refused = (item: number) =>
-	`Assigned To (User ID) must be a numeric ID (a whole number of 1 or more), got "Maria" [item ${item}]`;
+	`Assigned To (User ID) must be a numeric ID (a whole number of 1 or more), got "Maria" [po_number PO-7, line ${item + 1}, item ${item}]`;
 const ADVICE =
 	'Correct them and run again, or set On Error to "Continue (using error output)" to send the items that pass and get every failing item, with its reasons, on the error output.';
 

@@ -250,6 +250,7 @@ describe("a 422's per-field reasons", () => {
 			body: {},
 			idempotencyKey: randomUUID(),
 			itemIndex: 0,
+			itemTag: '[item 0]',
 			permission: 'assets:lifecycle',
 			recordLabel: 'Asset 1001',
 		};

@@ -113,6 +113,7 @@ describe("the item's error says what is known of the request's fate", () => {
 		body: { name: 'Label' },
 		idempotencyKey: key,
 		itemIndex: 2,
+		itemTag: '[item 2]',
 		permission: 'assets:todos',
 		recordLabel: 'Asset 1001',
 	};

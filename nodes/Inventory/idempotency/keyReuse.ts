@@ -8,13 +8,13 @@ const capitalized = (text: string) => `${text.charAt(0).toUpperCase()}${text.sli
 /** `a to-do` → `to-do`: the noun after "the" or "another". */
 const withoutArticle = (noun: string) => noun.replace(/^an? /, '');
 
-/** What a row's key is made of, in words: `the operation, the record, the to-do's name and this row's Key Columns`. */
-function keyParts(kind: ActionKind, where: string): string {
+/** What a row's key is made of, in words: `the operation, the record, the to-do's name and the row's key values`. */
+function keyParts(kind: ActionKind): string {
 	const distinction =
 		kind.distinguishedBy === undefined
 			? ''
 			: `, the ${withoutArticle(kind.noun)}'s ${kind.distinguishedBy}`;
-	return `the operation, the record${distinction} and this row's ${where}`;
+	return `the operation, the record${distinction} and the row's key values`;
 }
 
 /**
@@ -31,14 +31,14 @@ export function keyReuseWords(
 ): (key: string, recordLabel: string, rowName: string) => Wording | undefined {
 	if (source.basis !== 'columns' && source.basis !== 'expression') return () => undefined;
 	const noun = withoutArticle(kind.noun);
-	const [where, ownIdentity] =
+	const ownIdentity =
 		source.basis === 'columns'
-			? ['Key Columns', 'add a column that tells the two apart (e.g. a revision) to Key Columns']
-			: ['Row Key', 'add a part that tells the two apart (e.g. a revision) to the Row Key'];
+			? 'add a column that tells the two apart (e.g. a revision) to Key Columns'
+			: 'add a part that tells the two apart (e.g. a revision) to the Row Key';
 	const otherName =
 		kind.distinguishedBy === undefined ? '' : `, or give it another ${kind.distinguishedBy}`;
 	return (key, recordLabel, rowName) => ({
 		message: `${capitalized(kind.noun)} for this row on ${recordLabel} was booked before with other values, and the Inventory API keeps that booking (409)`,
-		description: `If the row was corrected after it was booked, correct the ${noun} in Inventory: the API does not change a booking. If this is another ${noun} for the same row, give it an identity of its own: ${ownIdentity}${otherName}. The Idempotency-Key ${key} is made of ${keyParts(kind, where)} (${rowName}); the node's name and the workflow play no part, so any workflow that books this row on ${recordLabel} sends it.`,
+		description: `If the row was corrected after it was booked, correct the ${noun} in Inventory: the API does not change a booking. If this is another ${noun} for the same row, give it an identity of its own: ${ownIdentity}${otherName}. The Idempotency-Key ${key} is made of ${keyParts(kind)} (${rowName}); the node's name and the workflow play no part, so any workflow that books this row on ${recordLabel} sends it.`,
 	});
 }

@@ -65,6 +65,8 @@ export interface ApiState {
 	readonly idempotency: IdempotencyStore;
 	readonly counters: Counters;
 	readonly rateLimiter: RateLimiter;
+	/** Counts the resets (the request's own generation is the one it arrived in). */
+	readonly generation: number;
 	now(): Date;
 }
 
@@ -122,6 +124,9 @@ export async function apiReply(
 	state.idempotency.begin(org.id, key, fp);
 	try {
 		const heldInFlight = await whileInFlight();
+		// Reset while the action was held (a hold fault, processing time): it belongs to the world before.
+		if (ctx.generation !== state.generation)
+			return { status: 503, body: errorBody('The sandbox was reset; send the request again.') };
 		const result = applyOperation(state.world, ctx, org, token, key);
 		if (!result.applied) return { status: result.status, body: result.body, heldInFlight };
 		const text = JSON.stringify(result.body);

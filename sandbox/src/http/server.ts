@@ -65,12 +65,17 @@ export class SandboxCore implements FaultIo {
 	private recorded: RecordedRequest[] = [];
 	private seq = 0;
 	/** Counts the resets: a request received before the latest one belongs to a world that is gone. */
-	private generation = 0;
+	private resets = 0;
 	private readonly timers = new Set<NodeJS.Timeout>();
 	private closed = false;
 
 	constructor(private readonly deps: ServerDeps) {
 		this.world = new World(deps.seed, deps.now);
+	}
+
+	/** The world's generation: a request that began in an earlier one changes nothing in this one. */
+	get generation(): number {
+		return this.resets;
 	}
 
 	get adminToken(): string {
@@ -85,7 +90,7 @@ export class SandboxCore implements FaultIo {
 	// Control and inspection
 	// -------------------------------------------------------------------------------------------
 	reset(): void {
-		this.generation++;
+		this.resets++;
 		this.world = new World(this.deps.seed, this.deps.now);
 		this.idempotency.clear();
 		this.counters = emptyCounters();

@@ -146,8 +146,9 @@ function assertBadRow(refused, what) {
 		`${what}: details of the refused row (${JSON.stringify(row.details)})`,
 	);
 	assert(
-		row.error.includes('TBD') && row.error.includes('[item 2]'),
-		`${what}: the error names the value and the item: ${row.error}`,
+		row.error.includes('TBD') &&
+			row.error.includes(`[po_number ${BAD_ROW.po_number}, line ${BAD_ROW.line}, item 2]`),
+		`${what}: the error names the value, and the row by its key values and item: ${row.error}`,
 	);
 }
 

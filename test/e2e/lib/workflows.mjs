@@ -590,3 +590,42 @@ export function spreadsheetWorkflow({ id, name, filePath, extract, timezone }) {
 	wf.settings.timezone = timezone;
 	return wf;
 }
+
+// ------------------------------------------------------------------------------------------------
+// One action (docs/idempotency.md): a renamed node, two workflows with n8n's default node name
+
+/** Three purchases, each on an asset of its own, keyed by their PO column. */
+export const ONE_ACTION_PURCHASES = [
+	{ po_number: 'PO-1', asset: 1011 },
+	{ po_number: 'PO-2', asset: 1012 },
+	{ po_number: 'PO-3', asset: 1013 },
+];
+
+/** The name n8n 2.x gives every Create Todo node added from the nodes panel. */
+export const DEFAULT_TODO_NODE_NAME = 'Create a todo';
+
+/**
+ * A workflow booking the to-do `task` for each purchase, keyed by po_number, its node named
+ * `nodeName` (by default n8n's own name for a new Create Todo node).
+ */
+export const oneActionWorkflow = (id, task, nodeName = DEFAULT_TODO_NODE_NAME) =>
+	workflow(
+		id,
+		`E2E: ${task} for each purchase`,
+		[
+			trigger(),
+			items('Purchases', ONE_ACTION_PURCHASES, [220, 0]),
+			inventoryNode({
+				id: `${id}-todo`,
+				name: nodeName,
+				position: [440, 0],
+				parameters: createTodoParameters({
+					assetId: '={{ $json.asset }}',
+					name: task,
+					repeatProtection: 'columns',
+					keyColumns: 'po_number',
+				}),
+			}),
+		],
+		chain(TRIGGER, 'Purchases', nodeName),
+	);
