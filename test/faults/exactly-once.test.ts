@@ -600,11 +600,12 @@ describe('a batch that fails mid-way, then n8n\'s "Retry execution"', () => {
 		expect(first.status).toBe('error');
 		// The first failing item decides the message: a 503, or a connection reset / dropped response,
 		// which never claims that nothing was created: the lost responses below did create records.
+		// The rows that failed beside it (sent at the same time) are listed after it.
 		const descriptionByMessage: Record<string, unknown> = {
 			'The Inventory API failed (503) after 0 retries': expect.any(String),
 			'No answer from the Inventory API after 0 retries: the connection was reset':
 				expect.stringMatching(
-					/ The request may have reached the API and been applied\. The same Idempotency-Key \([0-9a-f-]{36}\) replays it, so Retry On Fail or Retry execution is safe: it never creates a second record\.(\n\nBefore this failure, \d+ other rows? of this run went through \([^)]+\): items? [\d, ]+\. Retry execution replays (it|them) and sends the rest; running the workflow again \(or Execute step\) books (it|them) again\.)?$/,
+					/ The request may have reached the API and been applied\. The same Idempotency-Key \([0-9a-f-]{36}\) replays it, so Retry On Fail or Retry execution is safe: it never creates a second record\.(\n\n\d+ other rows? of this run failed too: (The Inventory API failed \(503\) after 0 retries|No answer from the Inventory API after 0 retries: the connection was reset) \[item \d+\](; (The Inventory API failed \(503\) after 0 retries|No answer from the Inventory API after 0 retries: the connection was reset) \[item \d+\])*\.)?(\n\nBefore this failure, \d+ other rows? of this run went through \([^)]+\): items? [\d, ]+\. Retry execution replays (it|them) and sends the rest; running the workflow again \(or Execute step\) books (it|them) again\.)?$/,
 				),
 		};
 		const firstError = first.data.resultData.error as { message: string; description?: string };
