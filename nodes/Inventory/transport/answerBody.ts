@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { redact } from './redact';
+
 /*
  * What an answer's body holds. The contract makes every response JSON, wraps every success in a
  * `data` object and gives every error body a `message`. Anything else (an HTML page, a text, an empty
@@ -55,11 +57,13 @@ export function bodyKind(body: unknown): string {
 
 const MAX_EXCERPT = 300;
 
-/** The start of a body, on one line, for a message. */
-export function excerpt(body: unknown): string {
+/** The start of a body, on one line, for a message; the token redacted first, so no cut leaves a piece of it. */
+export function excerpt(body: unknown, token: string): string {
 	let text: string;
 	if (typeof body === 'string') text = body;
-	else if (Buffer.isBuffer(body)) text = body.toString('utf8', 0, MAX_EXCERPT * 4);
+	else if (Buffer.isBuffer(body))
+		// Enough bytes for the excerpt's characters and a token that begins inside them.
+		text = body.toString('utf8', 0, MAX_EXCERPT * 4 + token.length * 6);
 	else {
 		try {
 			text = JSON.stringify(body) ?? '';
@@ -67,10 +71,24 @@ export function excerpt(body: unknown): string {
 			text = String(body);
 		}
 	}
-	text = text.replace(/\s+/g, ' ').trim();
+	text = redact(text, token).replace(/\s+/g, ' ').trim();
 	return text.length > MAX_EXCERPT
 		? `${text.slice(0, MAX_EXCERPT)}… (${text.length} characters)`
 		: text;
+}
+
+/** The longest text of the API (a message, a field's reason) a message or `details` shows. */
+export const MAX_API_TEXT = 500;
+
+/**
+ * A text of the API for a message or `details`: the token redacted first, then at most `max`
+ * characters, a longer one cut with how long it was (a 5 MB message stays a short one).
+ */
+export function boundedText(text: string, token: string, max = MAX_API_TEXT): string {
+	const redacted = redact(text, token);
+	return redacted.length > max
+		? `${redacted.slice(0, max)}… (${redacted.length} characters)`
+		: redacted;
 }
 
 const MAX_REASONS = 50;

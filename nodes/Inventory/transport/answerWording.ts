@@ -6,6 +6,7 @@ import {
 	keyReusedWording,
 	recordConflictWording,
 } from './conflictWording';
+import { redirectAdvice } from './redirect';
 import {
 	apiSaidSentence,
 	reasonAfterColon,
@@ -13,6 +14,9 @@ import {
 	type RedactedAnswer,
 	type Wording,
 } from './wording';
+
+/** The per-field problems a 422's description lists; `details.reasons` holds them all. */
+const MAX_PROBLEMS_SHOWN = 10;
 
 /** What each status the API refuses a request with means for the user, and what to do about it. */
 const REFUSAL_BY_STATUS: Record<number, (answer: RedactedAnswer) => Wording> = {
@@ -33,7 +37,7 @@ const REFUSAL_BY_STATUS: Record<number, (answer: RedactedAnswer) => Wording> = {
 	422: ({ reason, problems }) => ({
 		message: `The Inventory API rejected the input (422)${reasonAfterColon(reason)}`,
 		description: problems.length
-			? `Fields with problems: ${problems.join('; ')}`
+			? `Fields with problems: ${problems.slice(0, MAX_PROBLEMS_SHOWN).join('; ')}${problems.length > MAX_PROBLEMS_SHOWN ? `; and ${problems.length - MAX_PROBLEMS_SHOWN} more (in details.reasons)` : ''}`
 			: 'Check the values of this item.',
 	}),
 };
@@ -79,6 +83,26 @@ function notTheApiWording(answer: RedactedAnswer<ResultOf<'notTheApi'>>): Wordin
 	};
 }
 
+/** A 3xx: the server at the Base URL points elsewhere; nothing was sent there. */
+function redirectedWording(answer: RedactedAnswer<ResultOf<'redirected'>>): Wording {
+	const { result, redirectTarget } = answer;
+	return {
+		message: `The server at the credential's Base URL answered ${result.statusCode}, a redirect to ${redirectTarget ?? 'an address it did not name'}, which the node does not follow: nothing was booked`,
+		description: `Nothing reached the Inventory API: the node follows no redirect, so neither the request nor the API Token went to that address. ${redirectAdvice(redirectTarget)}`,
+	};
+}
+
+/** A 2xx without the API's `data` object from a server that may be the API: it may have been applied. */
+function successWithoutDataWording(
+	answer: RedactedAnswer<ResultOf<'successWithoutData'>>,
+): Wording {
+	const { result, request } = answer;
+	return {
+		message: `The server at the credential's Base URL answered ${result.statusCode} with ${bodyKind(result.body)}, without the Inventory API's "data" object: the request may have been applied`,
+		description: `It answers a request without a token as the Inventory API does, or did not answer it, so it may be the API: the request may have reached it and been applied. The same Idempotency-Key (${request.idempotencyKey}) replays it, so Retry On Fail or Retry execution never books it twice; check the record before booking it another way.${answerBegan(answer)}`,
+	};
+}
+
 type WordingTable = {
 	[K in AnsweredFailure['kind']]: (answer: RedactedAnswer<ResultOf<K>>) => Wording;
 };
@@ -106,6 +130,8 @@ const WORDING: WordingTable = {
 	keyReused: keyReusedWording,
 	rejected: refusalWording,
 	notTheApi: notTheApiWording,
+	redirected: redirectedWording,
+	successWithoutData: successWithoutDataWording,
 };
 
 /** The words of a failed answer. */

@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { apiErrorBody, apiMessageOf, successData } from './answerBody';
 import { classifyNetworkFailure, type NetworkFailure } from './networkFailure';
+import { isRedirectStatus, locationOf } from './redirect';
 import { parseRetryAfter } from './retryAfter';
 
 /*
@@ -46,6 +47,16 @@ export type AttemptResult =
 	 * showed it.
 	 */
 	| (Answered & { kind: 'notTheApi'; anonymousStatus?: number })
+	/**
+	 * A 2xx without the API's `data` object from a server that may be the API (a request without a
+	 * token was answered as the API answers it, or not at all): the request may have been applied.
+	 */
+	| (Answered & { kind: 'successWithoutData' })
+	/**
+	 * A 3xx: the server at the Base URL points elsewhere (`location`, its Location header). No redirect
+	 * is followed, so nothing went to that target: not the request, not the token.
+	 */
+	| (Answered & { kind: 'redirected'; location?: string })
 	/** No answer came. */
 	| { kind: 'networkFailure'; failure: NetworkFailure; earlierUnanswered: boolean };
 
@@ -148,6 +159,15 @@ export function classifyAnswer(
 ): AnsweredResult {
 	const { statusCode, body } = answer;
 	const earlierUnanswered = unansweredCode !== undefined;
+	if (isRedirectStatus(statusCode))
+		return {
+			kind: 'redirected',
+			statusCode,
+			body,
+			answeredBy: 'otherServer',
+			earlierUnanswered,
+			location: locationOf(answer.headers),
+		};
 	const success = statusCode >= 200 && statusCode < 300;
 	const data = success ? successData(body) : undefined;
 	if (data)
@@ -193,4 +213,20 @@ export function notTheApiAfterAll(result: AnsweredFailure, anonymousStatus: numb
 		earlierUnanswered,
 		anonymousStatus,
 	};
+}
+
+/** A 2xx without the API's `data` object: the API itself may have sent it (a request without a token tells). */
+export function mayBeSuccessWithoutData(result: Failure): result is ResultOf<'notTheApi'> {
+	return (
+		result.kind === 'notTheApi' &&
+		result.anonymousStatus === undefined &&
+		result.statusCode >= 200 &&
+		result.statusCode < 300
+	);
+}
+
+/** The 2xx without `data` came, as far as a request without a token tells, from the API. */
+export function successWithoutData(result: ResultOf<'notTheApi'>): Failure {
+	const { statusCode, body, earlierUnanswered } = result;
+	return { kind: 'successWithoutData', statusCode, body, answeredBy: 'api', earlierUnanswered };
 }

@@ -5,18 +5,23 @@ import type {
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
 
+import { sleep } from 'n8n-workflow';
+
 import {
 	ADDRESS_CHECK_IDEMPOTENCY_KEY,
 	ADDRESS_CHECK_PATH,
 	ADDRESS_CHECK_REQUEST,
+	apiTokenProblem,
+	baseUrlProblem,
 	isHttpAddress,
 	normalizeBaseUrl,
 	redact,
 } from './connection';
 import { authorizationHeader, bareApiToken } from '../../../credentials/InventoryApi.credentials';
-import { apiErrorBody, bodyKind } from './answerBody';
+import { apiErrorBody, bodyKind, boundedText } from './answerBody';
 import { isGatewayStatus } from './attemptResult';
 import { classifyNetworkFailure, isCertificateFailure } from './networkFailure';
+import { isRedirectStatus, locationOf, redirectAdvice, redirectTarget } from './redirect';
 
 /**
  * The API has no read endpoint, so the test sends a to-do creation that can never succeed: record 0
@@ -26,22 +31,122 @@ import { classifyNetworkFailure, isCertificateFailure } from './networkFailure';
 export const CREDENTIAL_TEST_IDEMPOTENCY_KEY = ADDRESS_CHECK_IDEMPOTENCY_KEY;
 export const CREDENTIAL_TEST_PATH = ADDRESS_CHECK_PATH;
 
+/** The whole test (both requests, connect, headers and body) ends within this time. */
 const TIMEOUT_MS = 30_000;
+/** The most of a body the test reads: the API's error bodies are small; anything longer is not its answer. */
+const MAX_BODY_BYTES = 64 * 1024;
 
 /** How the Base URL answered one of the test's requests. */
 interface TestAnswer {
 	statusCode: number;
 	body: unknown;
+	headers?: unknown;
 }
 
-/** The test request, with the token or without one; the only HTTP a credential test function has is `helpers.request`. */
+/** The test's time ran out (`TIMEOUT_MS`): what it waited for is dropped, its socket closed where the test holds it. */
+class TestTimedOut extends Error {
+	constructor() {
+		super('The credential test ran out of time');
+		this.name = 'TestTimedOut';
+	}
+}
+
+/** A response body n8n hands over as a stream (`useStream`): it can be read in part and closed. */
+interface BodyStream extends AsyncIterable<unknown> {
+	destroy(error?: Error): void;
+}
+
+function isBodyStream(body: unknown): body is BodyStream {
+	return (
+		typeof body === 'object' &&
+		body !== null &&
+		typeof (body as Partial<BodyStream>)[Symbol.asyncIterator] === 'function' &&
+		typeof (body as Partial<BodyStream>).destroy === 'function'
+	);
+}
+
+/**
+ * The test's deadline. n8n's legacy `helpers.request`, the only HTTP a credential test function has,
+ * takes no abort signal, and its `timeout` fires only on an idle socket (a server that sends a byte
+ * now and then keeps it waiting for ever). So the test races every step against one deadline for
+ * the whole test, n8n-workflow's `sleep` (a timer inside, cleared when the test ends: no timer
+ * outlives it), and reads the body itself, from the stream n8n hands over, so that the deadline can
+ * close the socket.
+ */
+class Deadline {
+	private readonly ended = new AbortController();
+
+	private readonly expired: Promise<never>;
+
+	private isExpired = false;
+
+	constructor(ms: number) {
+		this.expired = sleep(ms, this.ended.signal).then(
+			() => {
+				this.isExpired = true;
+				throw new TestTimedOut();
+			},
+			() => new Promise<never>(() => {}),
+		);
+		// Nobody may be racing it when it fires.
+		this.expired.catch(() => {});
+	}
+
+	get passed(): boolean {
+		return this.isExpired;
+	}
+
+	/** `work`, unless the deadline comes first. */
+	async race<T>(work: Promise<T>): Promise<T> {
+		return await Promise.race([work, this.expired]);
+	}
+
+	/** The test is over: the timer is cleared. */
+	end(): void {
+		this.ended.abort();
+	}
+}
+
+/** A body read from its stream: at most MAX_BODY_BYTES, as JSON when it is JSON, else as text. */
+async function readBody(stream: BodyStream, deadline: Deadline): Promise<unknown> {
+	const chunks: Buffer[] = [];
+	let size = 0;
+	const reading = (async () => {
+		for await (const chunk of stream) {
+			const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+			chunks.push(bytes);
+			size += bytes.length;
+			if (size >= MAX_BODY_BYTES) break;
+		}
+	})();
+	try {
+		await deadline.race(reading);
+	} finally {
+		stream.destroy();
+		reading.catch(() => {});
+	}
+	const text = Buffer.concat(chunks).toString('utf8', 0, Math.min(size, MAX_BODY_BYTES));
+	if (text === '') return undefined;
+	try {
+		return JSON.parse(text) as unknown;
+	} catch {
+		return text;
+	}
+}
+
+/**
+ * The test request, with the token or without one; the only HTTP a credential test function has is
+ * `helpers.request`. It follows no redirect (n8n's client would carry the token to the target), and
+ * hands the body over as a stream, which `readBody` reads within the deadline.
+ */
 async function send(
 	context: ICredentialTestFunctions,
 	baseUrl: string,
 	data: ICredentialDataDecryptedObject,
 	withToken: boolean,
+	deadline: Deadline,
 ): Promise<TestAnswer> {
-	const response = (await context.helpers.request({
+	const request = context.helpers.request({
 		method: ADDRESS_CHECK_REQUEST.method,
 		uri: `${baseUrl}${ADDRESS_CHECK_REQUEST.path}`,
 		headers: {
@@ -52,17 +157,31 @@ async function send(
 		json: true,
 		simple: false,
 		resolveWithFullResponse: true,
+		followRedirect: false,
+		followAllRedirects: false,
+		useStream: true,
 		timeout: TIMEOUT_MS,
 		rejectUnauthorized: data.ignoreSslIssues !== true,
-	})) as { statusCode: number; body: unknown };
-	return { statusCode: response.statusCode, body: response.body };
+	}) as Promise<{ statusCode: number; body: unknown; headers?: unknown }>;
+	// An answer that comes after the deadline is closed unread.
+	request.then(
+		({ body }) => {
+			if (deadline.passed && isBodyStream(body)) body.destroy();
+		},
+		() => {},
+	);
+	const response = await deadline.race(request);
+	const body = isBodyStream(response.body)
+		? await readBody(response.body, deadline)
+		: response.body;
+	return { statusCode: response.statusCode, body, headers: response.headers };
 }
 
 const MAX_REASON = 200;
 
-/** The API's reason, on one line, at most 200 characters, ending as a sentence does. */
-function asSentence(reason: string): string {
-	const line = reason.replace(/\s+/g, ' ').trim();
+/** The API's reason, the token redacted, on one line, at most 200 characters, ending as a sentence does. */
+function asSentence(reason: string, token: string): string {
+	const line = redact(reason, token).replace(/\s+/g, ' ').trim();
 	const text = line.length > MAX_REASON ? `${line.slice(0, MAX_REASON)}…` : line;
 	return /[.!?…]$/.test(text) ? text : `${text}.`;
 }
@@ -71,13 +190,29 @@ const ENTER_ADDRESS =
 	'Enter the address of your Inventory service, e.g. https://inventory.example.com (a trailing /api/v1 is fine).';
 
 /** An answer that shows the Base URL does not lead to the Inventory API. */
-function notTheApi(baseUrl: string, { statusCode, body }: TestAnswer, withToken: boolean): string {
+function notTheApi(
+	baseUrl: string,
+	{ statusCode, body }: TestAnswer,
+	withToken: boolean,
+	token: string,
+): string {
 	const message = apiErrorBody(body)?.message;
 	const what =
 		message !== undefined && !withToken
-			? `it answered ${statusCode} (${JSON.stringify(message.slice(0, 100))}) to a request without a token, where the Inventory API answers 401`
+			? `it answered ${statusCode} (${JSON.stringify(boundedText(message, token, 100))}) to a request without a token, where the Inventory API answers 401`
 			: `the server answered ${statusCode} with ${bodyKind(body)}`;
 	return `The Base URL ${baseUrl} does not lead to the Inventory API: ${what}. ${ENTER_ADDRESS}`;
+}
+
+/** A 3xx: the test follows no redirect, so its target got nothing, the token least of all. */
+function redirected(baseUrl: string, answer: TestAnswer, token: string): string {
+	const target = redirectTarget(
+		locationOf(answer.headers),
+		`${baseUrl}${ADDRESS_CHECK_PATH}`,
+		ADDRESS_CHECK_PATH,
+		token,
+	);
+	return `The Base URL ${baseUrl} answered ${answer.statusCode}, a redirect to ${target ?? 'an address it did not name'}, which neither the test nor the node follows: the token was sent nowhere else. ${redirectAdvice(target)}`;
 }
 
 /**
@@ -87,6 +222,8 @@ function notTheApi(baseUrl: string, { statusCode, body }: TestAnswer, withToken:
  *    otherwise);
  * 2. with the token: 401 means the token is rejected; any other answer of the API (403 for a token
  *    without the to-do permission, 404 for record 0, 422) means it is accepted.
+ * No redirect is followed, and the whole test ends within 30 s. A Base URL or a token the node would
+ * refuse is refused before anything is sent.
  */
 export async function testInventoryCredential(
 	this: ICredentialTestFunctions,
@@ -94,14 +231,19 @@ export async function testInventoryCredential(
 ): Promise<INodeCredentialTestResult> {
 	const data = credential.data ?? {};
 	const token = bareApiToken(data.apiToken);
-	const baseUrl = redact(normalizeBaseUrl(data.baseUrl), token);
-	if (!isHttpAddress(baseUrl)) {
+	const normalized = normalizeBaseUrl(data.baseUrl);
+	if (!isHttpAddress(normalized)) {
 		return {
 			status: 'Error',
 			message:
 				'The Base URL must start with http:// or https://, e.g. https://inventory.example.com',
 		};
 	}
+	const urlProblem = baseUrlProblem(normalized);
+	if (urlProblem !== undefined) return { status: 'Error', message: `The Base URL ${urlProblem}` };
+	const tokenProblem = apiTokenProblem(token);
+	if (tokenProblem !== undefined) return { status: 'Error', message: tokenProblem };
+	const baseUrl = redact(normalized, token);
 	const unavailable = ({ statusCode }: TestAnswer): INodeCredentialTestResult | undefined =>
 		isGatewayStatus(statusCode)
 			? {
@@ -109,27 +251,35 @@ export async function testInventoryCredential(
 					message: `The server at ${baseUrl} could not answer the test now (${statusCode}). Try again in a moment.`,
 				}
 			: undefined;
+	const deadline = new Deadline(TIMEOUT_MS);
 	try {
-		const anonymous = await send(this, baseUrl, data, false);
+		const anonymous = await send(this, normalized, data, false, deadline);
+		if (isRedirectStatus(anonymous.statusCode))
+			return { status: 'Error', message: redirected(baseUrl, anonymous, token) };
 		if (anonymous.statusCode !== 401 || !apiErrorBody(anonymous.body))
 			return (
-				unavailable(anonymous) ?? { status: 'Error', message: notTheApi(baseUrl, anonymous, false) }
+				unavailable(anonymous) ?? {
+					status: 'Error',
+					message: notTheApi(baseUrl, anonymous, false, token),
+				}
 			);
 
-		const answer = await send(this, baseUrl, data, true);
+		const answer = await send(this, normalized, data, true, deadline);
+		if (isRedirectStatus(answer.statusCode))
+			return { status: 'Error', message: redirected(baseUrl, answer, token) };
 		if (answer.statusCode === 401) {
 			const reason = apiErrorBody(answer.body)?.message.trim();
 			// The API's own reason (expired, revoked, not a customer API token) where it gives one.
 			return {
 				status: 'Error',
-				message: `The Inventory API rejected this API token (401): ${reason ? redact(asSentence(reason), token) : 'it is missing, expired, revoked or not a customer API token.'} Nothing was created.`,
+				message: `The Inventory API rejected this API token (401): ${reason ? asSentence(reason, token) : 'it is missing, expired, revoked or not a customer API token.'} Nothing was created.`,
 			};
 		}
 		const failed =
 			unavailable(answer) ??
 			(apiErrorBody(answer.body)
 				? undefined
-				: { status: 'Error', message: notTheApi(baseUrl, answer, true) });
+				: { status: 'Error' as const, message: notTheApi(baseUrl, answer, true, token) });
 		return (
 			failed ?? {
 				status: 'OK',
@@ -137,8 +287,13 @@ export async function testInventoryCredential(
 			}
 		);
 	} catch (error) {
+		if (error instanceof TestTimedOut)
+			return {
+				status: 'Error',
+				message: `The server at ${baseUrl} did not answer the test in full within ${TIMEOUT_MS / 1000} s. Check the Base URL and the network between n8n and the service, then test again. Nothing was created.`,
+			};
 		const failure = classifyNetworkFailure(error);
-		const what = failure.what ?? failure.originalMessage ?? failure.code;
+		const what = failure.what ?? boundedText(failure.originalMessage ?? failure.code, token, 200);
 		const advice = isCertificateFailure(failure.code)
 			? ' Give n8n the certificate authority with NODE_EXTRA_CA_CERTS, or turn on "Ignore SSL Issues (Insecure)".'
 			: '';
@@ -146,5 +301,7 @@ export async function testInventoryCredential(
 			status: 'Error',
 			message: redact(`Could not reach ${baseUrl}: ${what} (${failure.code}).${advice}`, token),
 		};
+	} finally {
+		deadline.end();
 	}
 }

@@ -36,6 +36,10 @@ const FATE: RuleTable<RequestFate, Failure['kind']> = {
 	keyReused: () => 'rejected',
 	rejected: () => 'rejected',
 	notTheApi: unlessEarlierUnanswered(() => 'notSent'),
+	// The server at the Base URL only pointed elsewhere, and nothing was sent there.
+	redirected: unlessEarlierUnanswered(() => 'notSent'),
+	// A success status: the API may have applied it, only its answer cannot be read.
+	successWithoutData: () => 'mayHaveBeenApplied',
 	networkFailure: unlessEarlierUnanswered(({ failure }) =>
 		failure.fateUnknown ? 'mayHaveBeenApplied' : 'notSent',
 	),

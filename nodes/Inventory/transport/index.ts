@@ -11,13 +11,17 @@ import {
 	classifyAnswer,
 	classifyNoAnswer,
 	mayBeAnotherService,
+	mayBeSuccessWithoutData,
 	notTheApiAfterAll,
+	successWithoutData,
 	type AttemptResult,
 	type Failure,
 } from './attemptResult';
+import { boundedRequest } from './boundedRequest';
 import { checkApiAddress, CREDENTIAL_TYPE, type InventoryConnection } from './connection';
-import { itemError } from './itemError';
+import { itemError, unsendableError } from './itemError';
 import { rateOutcome } from './rateOutcome';
+import { redactDeep } from './redact';
 import { apiHeaders, type InventoryRequest } from './request';
 import { retryWait, type RetryPolicy } from './retry';
 
@@ -27,27 +31,50 @@ export { failureDetailsOf, type FailureDetails } from './failureDetails';
 export type { InventoryRequest } from './request';
 export { type RetryPolicy } from './retry';
 
-/** One attempt: its answer, or what it failed with when none came. */
+/** The first field of a body that cannot be written as JSON (nested too deeply, or refers to itself). */
+function unwritableField(body: IDataObject): { field: string; reason: string } | undefined {
+	for (const [field, value] of Object.entries(body)) {
+		try {
+			JSON.stringify(value);
+		} catch (error) {
+			return {
+				field,
+				reason: error instanceof RangeError ? 'nested too deeply' : 'refers to itself',
+			};
+		}
+	}
+	return undefined;
+}
+
+/** One attempt (bounded as a whole by the Timeout): its answer, or what it failed with when none came. */
 async function sendAttempt(
 	context: IExecuteFunctions,
 	options: IHttpRequestOptions,
 	connection: InventoryConnection,
 	unansweredCode: string | undefined,
+	timeoutMs: number,
+	cancelSignal: AbortSignal | undefined,
 ): Promise<AttemptResult> {
 	let response: IN8nHttpFullResponse;
 	try {
-		response = (await context.helpers.httpRequestWithAuthentication.call(
+		// n8n still authenticates the request from the credential type; handing it the credential
+		// read once per run spares a credential load (a database read and decryption) per request.
+		response = await boundedRequest(
 			context,
 			CREDENTIAL_TYPE,
-			{ ...options, headers: { ...options.headers } },
-			// n8n still authenticates the request from the credential type; handing it the credential
-			// read once per run spares a credential load (a database read and decryption) per request.
-			{ credentialsDecrypted: connection.credential },
-		)) as IN8nHttpFullResponse;
+			options,
+			connection.credential,
+			timeoutMs,
+			cancelSignal,
+		);
 	} catch (error) {
 		return classifyNoAnswer(error, unansweredCode);
 	}
-	return classifyAnswer(response, unansweredCode);
+	// The answer, redacted: a body that echoes the request puts no piece of the token in an output item.
+	return classifyAnswer(
+		{ ...response, body: redactDeep(response.body, connection.token) },
+		unansweredCode,
+	);
 }
 
 /**
@@ -59,9 +86,15 @@ async function confirmedFailure(
 	connection: InventoryConnection,
 	policy: RetryPolicy,
 	result: Failure,
+	signal: AbortSignal | undefined,
 ): Promise<Failure> {
+	if (mayBeSuccessWithoutData(result)) {
+		// A success without the envelope: "nothing reached the API" only when the Base URL is not the API.
+		const address = await checkApiAddress(context, connection, policy.timeoutMs, signal);
+		return address.isApi ? successWithoutData(result) : result;
+	}
 	if (!mayBeAnotherService(result)) return result;
-	const address = await checkApiAddress(context, connection, policy.timeoutMs);
+	const address = await checkApiAddress(context, connection, policy.timeoutMs, signal);
 	return address.isApi ? result : notTheApiAfterAll(result, address.statusCode);
 }
 
@@ -82,6 +115,8 @@ export async function sendInventoryRequest(
 	throttle: SendThrottle,
 	othersWaitForRecord?: () => boolean,
 ): Promise<IDataObject> {
+	const unwritable = unwritableField(request.body);
+	if (unwritable !== undefined) throw unsendableError(this.getNode(), request, unwritable);
 	const options: IHttpRequestOptions = {
 		method: request.method,
 		url: `${connection.baseUrl}${request.path}`,
@@ -91,6 +126,8 @@ export async function sendInventoryRequest(
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		timeout: policy.timeoutMs,
+		// n8n's client would follow a redirect with the token, to any host: a 3xx is an outcome of its own.
+		disableFollowRedirect: true,
 		skipSslCertificateValidation: connection.ignoreSslIssues,
 	};
 	// n8n 1.x before the cancel signal: undefined, and the waits run their course as before.
@@ -107,7 +144,14 @@ export async function sendInventoryRequest(
 			throttle.release(sendNumber, 'unsent');
 			throw new ExecutionStopped();
 		}
-		const result = await sendAttempt(this, options, connection, unansweredCode);
+		const result = await sendAttempt(
+			this,
+			options,
+			connection,
+			unansweredCode,
+			policy.timeoutMs,
+			signal,
+		);
 		throttle.release(sendNumber, rateOutcome(result));
 		if (result.kind === 'success') return result.data;
 		// n8n aborts the request in flight when it cancels the execution: that is no network failure.
@@ -121,7 +165,7 @@ export async function sendInventoryRequest(
 			throw itemError(this.getNode(), connection.token, {
 				request,
 				retries,
-				result: await confirmedFailure(this, connection, policy, result),
+				result: await confirmedFailure(this, connection, policy, result, signal),
 				baseUrl: connection.baseUrl,
 				concurrencyOption: policy.concurrencyOption,
 			});

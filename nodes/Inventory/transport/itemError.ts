@@ -1,13 +1,14 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { apiMessageOf, excerpt, fieldReasons } from './answerBody';
+import { apiMessageOf, boundedText, excerpt, fieldReasons } from './answerBody';
 import { answerWording } from './answerWording';
 import type { AnsweredFailure, Failure, ResultOf } from './attemptResult';
 import { redact } from './connection';
 import { fateOf } from './fate';
 import { withDetails } from './failureDetails';
 import { networkWording } from './networkWording';
+import { redirectTarget } from './redirect';
 import type { InventoryRequest } from './request';
 
 /** A request whose last attempt failed for good: what its item's error is made of. */
@@ -22,6 +23,9 @@ interface FailedAttempt<R extends Failure = Failure> {
 	concurrencyOption: string;
 }
 
+/** The longest field name of a per-field reason that is shown. */
+const MAX_FIELD_NAME = 100;
+
 /** A message names its item, as the node's own messages do: `… [po_number PO-1009, item 3]`. */
 const ofItem = (message: string, request: InventoryRequest) => `${message} ${request.itemTag}`;
 
@@ -30,11 +34,12 @@ function answerError(node: INode, token: string, failed: FailedAttempt<AnsweredF
 	const { request, result } = failed;
 	const fromApi = result.answeredBy === 'api';
 	const apiMessage = apiMessageOf(result.body);
-	const reason = apiMessage ? redact(apiMessage, token) : undefined;
+	// Every text of the answer is redacted before it is cut, and bounded: a 5 MB message stays short.
+	const reason = apiMessage ? boundedText(apiMessage, token) : undefined;
 	const reasons = Object.fromEntries(
 		Object.entries(fieldReasons(result.body)).map(([field, text]) => [
-			redact(field, token),
-			redact(text, token),
+			boundedText(field, token, MAX_FIELD_NAME),
+			boundedText(text, token),
 		]),
 	);
 	const wording = answerWording({
@@ -42,9 +47,13 @@ function answerError(node: INode, token: string, failed: FailedAttempt<AnsweredF
 		request,
 		retries: failed.retries,
 		reason,
-		excerpt: redact(excerpt(result.body), token),
+		excerpt: excerpt(result.body, token),
 		problems: Object.entries(reasons).map(([field, text]) => `${field}: ${text}`),
 		baseUrl: redact(failed.baseUrl, token),
+		redirectTarget:
+			result.kind === 'redirected'
+				? redirectTarget(result.location, `${failed.baseUrl}${request.path}`, request.path, token)
+				: undefined,
 		concurrencyOption: failed.concurrencyOption,
 	});
 	const message = ofItem(wording.message, request);
@@ -76,9 +85,7 @@ function networkError(
 	const { failure } = result;
 	const fate = fateOf(result);
 	const wording = networkWording(failure, {
-		what:
-			failure.what ??
-			redact(excerpt(failure.originalMessage ?? 'an error without a message'), token),
+		what: failure.what ?? excerpt(failure.originalMessage ?? 'an error without a message', token),
 		url: redact(failed.baseUrl, token),
 		key: request.idempotencyKey,
 		retries: failed.retries,
@@ -105,4 +112,32 @@ export function itemError(node: INode, token: string, failed: FailedAttempt): No
 	return result.kind === 'networkFailure'
 		? networkError(node, token, { ...failed, result })
 		: answerError(node, token, { ...failed, result });
+}
+
+/** The item's error for a request whose body cannot be written as JSON: nothing was sent. */
+export function unsendableError(
+	node: INode,
+	request: InventoryRequest,
+	{ field, reason }: { field: string; reason: string },
+): NodeApiError {
+	const message = ofItem(
+		`The request's ${field} cannot be sent as JSON (${reason}): nothing was sent`,
+		request,
+	);
+	const error = new NodeApiError(
+		node,
+		{ message },
+		{
+			message,
+			description: `Give ${field} values that JSON can write: no value nested deeper than a few levels, none that contains itself. Nothing was sent to the Inventory API.`,
+			itemIndex: request.itemIndex,
+		},
+	);
+	return withDetails(error, {
+		status: null,
+		apiMessage: null,
+		reasons: { [field]: `cannot be sent as JSON (${reason})` },
+		fate: 'notSent',
+		idempotencyKey: request.idempotencyKey,
+	});
 }

@@ -58,6 +58,19 @@ const NETWORK_CODES: Readonly<Record<string, NetworkCode>> = {
 	UND_ERR_SOCKET: { retryable: true, notSent: false, what: 'the connection was closed' },
 };
 
+/**
+ * axios' code for an answer whose body broke off after its headers (the connection closed or was
+ * reset mid-body): "stream has been aborted", "aborted", "terminated". The request reached the server,
+ * which may have applied it, and a retry with the same key replays it. axios gives other bad answers
+ * the same code (a body over its size limit, JSON it could not parse): those are not retried.
+ */
+const BODY_CUT_OFF = /aborted|terminated|premature|socket hang up|ECONNRESET/i;
+const CUT_OFF: NetworkCode = {
+	retryable: true,
+	notSent: false,
+	what: 'the answer broke off before its end',
+};
+
 /** Node's codes for a server certificate that does not verify (self-signed, unknown issuer, expired, wrong name). */
 const CERTIFICATE_FAILURE = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER/;
 
@@ -100,6 +113,8 @@ export function classifyNetworkFailure(error: unknown): NetworkFailure {
 	const codes = candidates
 		.map((candidate) => (candidate as { code?: unknown }).code)
 		.filter((code): code is string => typeof code === 'string' && code !== '');
+	if (codes[0] === 'ERR_BAD_RESPONSE' && messages.some((text) => BODY_CUT_OFF.test(text)))
+		return tableFailure(codes[0], CUT_OFF);
 	// The outermost code decides.
 	const known = codes.length > 0 ? fromCode(codes[0]) : undefined;
 	if (known) return known;

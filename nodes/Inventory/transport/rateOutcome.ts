@@ -16,6 +16,8 @@ const RATE_OUTCOME: RuleTable<AttemptOutcome> = {
 	keyReused: answered,
 	rejected: answered,
 	notTheApi: ({ statusCode }) => (statusCode >= 500 ? 'failed' : 'answered'),
+	redirected: answered,
+	successWithoutData: answered,
 	networkFailure: () => 'unanswered',
 };
 

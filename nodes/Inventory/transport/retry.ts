@@ -51,6 +51,10 @@ const RETRY_WAIT: RuleTable<number | undefined, Failure['kind'], [RetryPolicy, n
 	keyReused: final,
 	rejected: final,
 	notTheApi: final,
+	// Another address answers for this one: waiting does not change it, and its target is never asked.
+	redirected: final,
+	// The same answer would come again; the item's error says the key replays it.
+	successWithoutData: final,
 };
 
 /**

@@ -150,6 +150,12 @@ function parseJsonValues(input: ItemInput, text: unknown): IDataObject {
 	if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
 		input.fail(json, 'must be a JSON object keyed by field ID, like { "5": "SN-1234" }');
 	}
+	try {
+		// Reading nests deeper than writing can: a value that cannot be written is never sent.
+		JSON.stringify(parsed);
+	} catch {
+		input.fail(json, 'is nested too deeply to be sent as JSON: give each field its value itself');
+	}
 	return parsed as IDataObject;
 }
 
