@@ -4,7 +4,7 @@
  * repeatCheck (recorded now, replayed, or unknown and why), the summary of a failure after other
  * rows went through, and expressions typed as fixed text refused before anything is sent.
  */
-import type { IDataObject, IRun } from 'n8n-workflow';
+import type { IDataObject, INodeParameters, IRun } from 'n8n-workflow';
 
 import { createTodoParameters, recordAcquisitionParameters, TOKENS } from '../fixtures';
 import {
@@ -40,7 +40,7 @@ const sheet = [
 const todoByColumns = (
 	columns = 'po_number',
 	extra: IDataObject = {},
-	additionalFields?: IDataObject,
+	additionalFields?: INodeParameters,
 ) =>
 	createTodoParameters(
 		{
