@@ -52,6 +52,17 @@ const todoByColumns = (
 		additionalFields,
 	);
 
+/** The key of the test workflow's Inventory node for an item of an execution (keyed by the execution). */
+const executionKey = (executionId: string, itemIndex: number) =>
+	deriveIdempotencyKey({
+		instanceId: instanceId(),
+		workflowId: 'wf-test',
+		rootExecutionId: executionId,
+		nodeId: 'inventory-node-1',
+		runIndex: 0,
+		itemIndex,
+	});
+
 const outputJson = (run: IRun) => nodeOutput(run, 'Inventory').map(({ json }) => json);
 const checksOf = (run: IRun) => outputJson(run).map((json) => json.repeatCheck);
 
@@ -84,15 +95,7 @@ describe('the one node version', () => {
 		const again = await runInventory(sandbox, [{}], todoByColumns(' , ', { assetId: '1001' }), {
 			executionId: 'manual-2',
 		});
-		const keyOf = (executionId: string) =>
-			deriveIdempotencyKey({
-				instanceId: instanceId(),
-				workflowId: 'wf-test',
-				rootExecutionId: executionId,
-				nodeId: 'inventory-node-1',
-				runIndex: 0,
-				itemIndex: 0,
-			});
+		const keyOf = (executionId: string) => executionKey(executionId, 0);
 		expect(sandbox.requests().map(({ key, replayed }) => [key, replayed])).toEqual([
 			[keyOf('manual-1'), false],
 			[keyOf('manual-2'), false],
@@ -381,15 +384,7 @@ describe('each row once, keyed by an expression', () => {
 });
 
 describe('only retries of this execution', () => {
-	const derived = (executionId: string, itemIndex: number) =>
-		deriveIdempotencyKey({
-			instanceId: instanceId(),
-			workflowId: 'wf-test',
-			rootExecutionId: executionId,
-			nodeId: 'inventory-node-1',
-			runIndex: 0,
-			itemIndex,
-		});
+	const derived = executionKey;
 	const parameters = createTodoParameters({
 		assetId: '={{ $json.asset }}',
 		repeatProtection: 'execution',

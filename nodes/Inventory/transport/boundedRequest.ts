@@ -22,12 +22,12 @@ function cutOff(cause: unknown): Error & { code: string } {
 	});
 }
 
-/** A response body as n8n hands it over with `encoding: 'stream'`: it can be read and closed. */
-interface BodyStream extends AsyncIterable<unknown> {
+/** A response body as n8n hands it over as a stream (`encoding: 'stream'`, `useStream`): it can be read and closed. */
+export interface BodyStream extends AsyncIterable<unknown> {
 	destroy(error?: Error): void;
 }
 
-function isBodyStream(body: unknown): body is BodyStream {
+export function isBodyStream(body: unknown): body is BodyStream {
 	return (
 		typeof body === 'object' &&
 		body !== null &&

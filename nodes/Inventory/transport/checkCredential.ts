@@ -20,6 +20,7 @@ import {
 import { authorizationHeader, bareApiToken } from '../../../credentials/InventoryApi.credentials';
 import { apiErrorBody, bodyKind, boundedText } from './answerBody';
 import { isGatewayStatus } from './attemptResult';
+import { isBodyStream, type BodyStream } from './boundedRequest';
 import { classifyNetworkFailure, isCertificateFailure } from './networkFailure';
 import { isRedirectStatus, locationOf, redirectAdvice, redirectTarget } from './redirect';
 
@@ -49,20 +50,6 @@ class TestTimedOut extends Error {
 		super('The credential test ran out of time');
 		this.name = 'TestTimedOut';
 	}
-}
-
-/** A response body n8n hands over as a stream (`useStream`): it can be read in part and closed. */
-interface BodyStream extends AsyncIterable<unknown> {
-	destroy(error?: Error): void;
-}
-
-function isBodyStream(body: unknown): body is BodyStream {
-	return (
-		typeof body === 'object' &&
-		body !== null &&
-		typeof (body as Partial<BodyStream>)[Symbol.asyncIterator] === 'function' &&
-		typeof (body as Partial<BodyStream>).destroy === 'function'
-	);
 }
 
 /**

@@ -139,14 +139,11 @@ const canonicalJson = (value) =>
 
 /**
  * The key of a tool call at the tool's default Repeat Protection (Each Call Once, Keyed by Its
- * Arguments): UUID v5 of "call", the tool node's name and the request (method, path, body), with no
+ * Arguments): UUID v5 of "call" and the request (method, path, body), with no tool name and no
  * execution, however n8n runs the call.
  */
-const callKey = ({ tool, path: requestPath, body }) =>
-	uuidV5(
-		['call', tool, 'POST', requestPath, canonicalJson(body)].join('\n'),
-		idempotencyNamespace(),
-	);
+const callKey = ({ path: requestPath, body }) =>
+	uuidV5(['call', 'POST', requestPath, canonicalJson(body)].join('\n'), idempotencyNamespace());
 
 const sortedBy = (list, key) =>
 	[...list].sort((a, b) => String(a[key]).localeCompare(String(b[key])));
@@ -241,16 +238,12 @@ export async function agent({ n8n, sandbox, api, model, screenshotDir, skipBrows
 			assertEqual(runData[TODO_TOOL]?.length, 2, `runs of "${TODO_TOOL}"`);
 			const expectedKeys = requests.map((r) => ({
 				path: r.path,
-				key: callKey({
-					tool: r.path.endsWith('/todos') ? TODO_TOOL : ACQUISITION_TOOL,
-					path: r.path,
-					body: r.body,
-				}),
+				key: callKey({ path: r.path, body: r.body }),
 			}));
 			assertEqual(
 				sortedBy(requests, 'path').map((r) => ({ path: r.path, key: r.key })),
 				sortedBy(expectedKeys, 'path'),
-				"Idempotency-Keys: one per tool call, made of the tool's name and the call's request",
+				"Idempotency-Keys: one per tool call, made of the call's request",
 			);
 			assertEqual(new Set(requests.map((r) => r.key)).size, 4, 'four distinct keys');
 
@@ -356,7 +349,7 @@ export async function agent({ n8n, sandbox, api, model, screenshotDir, skipBrows
 
 	await check('agent: Retry On Fail on the tool resends the same Idempotency-Key', async () => {
 		const { runData, requests } = await runRetryOnFail(retryWf);
-		const key = callKey({ tool: ACQUISITION_TOOL, path: retriedPath, body: retriedBody });
+		const key = callKey({ path: retriedPath, body: retriedBody });
 		assertEqual(
 			requests.map((r) => [r.path, r.body, r.status, r.key]),
 			[
@@ -382,7 +375,7 @@ export async function agent({ n8n, sandbox, api, model, screenshotDir, skipBrows
 		'agent: AI Agent 2.2 calls the tool in-process; Retry On Fail (a new run per try) keeps the key',
 		async () => {
 			const { runData, requests } = await runRetryOnFail(inProcessRetryWf);
-			const key = callKey({ tool: ACQUISITION_TOOL, path: retriedPath, body: retriedBody });
+			const key = callKey({ path: retriedPath, body: retriedBody });
 			assertEqual(
 				requests.map((r) => [r.path, r.body, r.status, r.key]),
 				[
