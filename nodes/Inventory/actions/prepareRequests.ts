@@ -12,7 +12,7 @@ import { refuseRowsSharingKey } from '../idempotency/rowsSharingKey';
 import type { InventoryRequest } from '../transport';
 import { ItemInput } from '../values/itemInput';
 import type { InventoryOperation } from './node.type';
-import type { RunSetup } from './runSetup';
+import { outputPaneHint, type RunSetup } from './runSetup';
 
 /** A row left out because its cells are all empty (values/blankRow.ts). */
 export const BLANK = 'blank';
@@ -105,6 +105,5 @@ function hintWhenRowsAreUnkeyed(
 	const message = unkeyedRowsHint(
 		items.filter((_, itemIndex) => !blank.has(itemIndex)).map(({ json }) => json),
 	);
-	if (message && typeof context.addExecutionHints === 'function')
-		context.addExecutionHints({ message, location: 'outputPane' });
+	if (message) outputPaneHint(context, message);
 }

@@ -86,7 +86,12 @@ export function leaveOutBlankRows(
 	run: RunSetup,
 ): Set<number> {
 	const blank = new Set(run.asTool ? [] : blankRows(items));
-	if (blank.size > 0 && typeof context.addExecutionHints === 'function')
-		context.addExecutionHints({ message: blankRowsHint([...blank]), location: 'outputPane' });
+	if (blank.size > 0) outputPaneHint(context, blankRowsHint([...blank]));
 	return blank;
+}
+
+/** A note in n8n's output panel (an n8n without execution hints shows none). */
+export function outputPaneHint(context: IExecuteFunctions, message: string): void {
+	if (typeof context.addExecutionHints === 'function')
+		context.addExecutionHints({ message, location: 'outputPane' });
 }

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 import type { ItemInput } from '../values/itemInput';
 import { listedFirst } from '../values/listedFirst';
-import { describeValue, showText } from '../values/shownText';
+import { describeValue, showText, shownStart } from '../values/shownText';
 import { jsStringLiteral } from '../values/fixExpressions';
 import { trimSpaceAndZeroWidth } from '../values/invisibleCharacters';
 import { WORD_SEPARATORS } from '../values/spelling';
@@ -121,20 +121,10 @@ function missingColumn(
 	return `is missing from this row (${columns}): Key Columns names columns of this node's input. For a column of an earlier node, ${rowKey} with the name of the node that has it`;
 }
 
-/** How long a key value may be in a row's name before it is cut: the name is for finding the row. */
-const NAMED_VALUE_LENGTH = 40;
-
-/** A key value as a row's name shows it: its key text, invisible characters escaped, cut when long. */
-function namedValue(value: unknown): string {
-	const text = keyText(value);
-	const cut = text.length > NAMED_VALUE_LENGTH ? `${text.slice(0, NAMED_VALUE_LENGTH)}…` : text;
-	return showText(cut);
-}
-
 /** A row's identity from its key values: the values as the row holds them, and the row named by them. */
 function rowIdentity(keyValues: Record<string, unknown>, label?: string): RowIdentity {
 	const name = Object.entries(keyValues)
-		.map(([column, value]) => `${label ?? showText(column)} ${namedValue(value)}`)
+		.map(([column, value]) => `${label ?? showText(column)} ${shownStart(keyText(value))}`)
 		.join(', ');
 	return { keyValues, name };
 }

@@ -37,7 +37,7 @@ export function isBodyStream(body: unknown): body is BodyStream {
 }
 
 /** The body as `json: true` reads it: JSON where it parses, else the text ('' when empty). */
-function parsedBody(text: string): unknown {
+export function parsedBody(text: string): unknown {
 	if (text === '') return '';
 	try {
 		return JSON.parse(text) as unknown;
@@ -46,28 +46,91 @@ function parsedBody(text: string): unknown {
 	}
 }
 
-async function readAll(stream: BodyStream): Promise<string> {
+/** A body's text from its stream, at most `maxBytes` of it; a stream that breaks off rejects with its error. */
+export async function readText(stream: BodyStream, maxBytes = Infinity): Promise<string> {
 	const chunks: Buffer[] = [];
-	try {
-		for await (const chunk of stream)
-			chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
-	} catch (error) {
-		throw cutOff(error);
+	let size = 0;
+	for await (const chunk of stream) {
+		const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+		chunks.push(bytes);
+		size += bytes.length;
+		if (size >= maxBytes) break;
 	}
-	return Buffer.concat(chunks).toString('utf8');
+	return Buffer.concat(chunks).toString('utf8', 0, Math.min(size, maxBytes));
 }
 
 /**
- * One request through n8n's `httpRequestWithAuthentication`, bounded as a whole (connect, headers and
- * the whole body) by `timeoutMs`. n8n's `timeout` fires only on an idle socket, so a server that
- * trickles its answer would hold the request for ever; and n8n sets the request's abort signal
- * itself (to the execution's cancel signal), so no deadline of ours can ride on it. So the body comes
- * as a stream (`encoding: 'stream'`), read here, and the whole request races one deadline:
- * n8n-workflow's `sleep`, given a signal that ends it with the request, so that no timer outlives
- * the request (an AbortSignal.timeout's timer could not be cleared when the request ends early). At
- * the deadline the body's stream is closed, and one that arrives later is closed unread. Past the
- * deadline it rejects with ETIMEDOUT, a body that breaks off with ERR_BAD_RESPONSE: attempts that may
- * have reached the server and got no answer. A cancelled execution ends it at once too.
+ * One deadline for a whole exchange (connect, headers and the whole body), and the execution's
+ * cancellation: `race` ends the work it is given when either comes first. n8n's `timeout` fires only
+ * on an idle socket, so a server that trickles its answer would hold a request for ever, and n8n's
+ * HTTP helpers take no abort signal of ours. The timer is n8n-workflow's `sleep`, given a signal that
+ * `end` aborts, so that no timer outlives the exchange (an AbortSignal.timeout's timer could not be
+ * cleared when the exchange ends early).
+ */
+export class Deadline {
+	private readonly ended = new AbortController();
+
+	private readonly stopped: ReturnType<typeof whenStopped>;
+
+	private readonly expired: Promise<never>;
+
+	private readonly cancelled: Promise<never>;
+
+	private over = false;
+
+	constructor(ms: number, expiredError: () => Error, cancelSignal?: AbortSignal) {
+		this.expired = sleep(ms, this.ended.signal).then(
+			() => {
+				this.over = true;
+				throw expiredError();
+			},
+			() => new Promise<never>(() => {}),
+		);
+		this.stopped = whenStopped(cancelSignal);
+		this.cancelled = this.stopped.stopped.then(() => {
+			this.over = true;
+			throw new Error('The execution was stopped');
+		});
+		// Nobody may be racing them when they fire.
+		this.expired.catch(() => {});
+		this.cancelled.catch(() => {});
+	}
+
+	/** The deadline passed, the execution was stopped, or the exchange ended: what comes now is closed unread. */
+	get isOver(): boolean {
+		return this.over;
+	}
+
+	/** `work`, unless the deadline or the cancellation comes first. */
+	async race<T>(work: Promise<T>): Promise<T> {
+		return await Promise.race([work, this.expired, this.cancelled]);
+	}
+
+	/** The exchange is over: the timer is cleared, the cancellation no longer listened to. */
+	end(): void {
+		this.over = true;
+		this.ended.abort();
+		this.stopped.off();
+	}
+}
+
+/** Closes a body that comes after the exchange is over, unread. */
+export function closeWhenLate(response: Promise<{ body?: unknown }>, deadline: Deadline): void {
+	response.then(
+		({ body }) => {
+			if (deadline.isOver && isBodyStream(body)) body.destroy();
+		},
+		() => {},
+	);
+}
+
+/**
+ * One request through n8n's `httpRequestWithAuthentication`, bounded as a whole by `timeoutMs` (a
+ * Deadline): the body comes as a stream (`encoding: 'stream'`) and is read here. At the deadline the
+ * body's stream is closed, and one that arrives later is closed unread. Past the deadline it rejects
+ * with ETIMEDOUT, a body that breaks off with ERR_BAD_RESPONSE: attempts that may have reached the
+ * server and got no answer. A cancelled execution ends it at once too (n8n also aborts the request
+ * itself then: it sets the request's abort signal to the execution's).
  */
 export async function boundedRequest(
 	context: IExecuteFunctions,
@@ -77,22 +140,7 @@ export async function boundedRequest(
 	timeoutMs: number,
 	cancelSignal: AbortSignal | undefined,
 ): Promise<IN8nHttpFullResponse> {
-	const ended = new AbortController();
-	let over = false;
-	const deadline = sleep(timeoutMs, ended.signal).then(
-		() => {
-			over = true;
-			throw attemptTimedOut(timeoutMs);
-		},
-		() => new Promise<never>(() => {}),
-	);
-	const stopped = whenStopped(cancelSignal);
-	const cancelled = stopped.stopped.then(() => {
-		over = true;
-		throw new Error('The execution was stopped');
-	});
-	const race = async <T>(work: Promise<T>): Promise<T> =>
-		await Promise.race([work, deadline, cancelled]);
+	const deadline = new Deadline(timeoutMs, () => attemptTimedOut(timeoutMs), cancelSignal);
 	const request = context.helpers.httpRequestWithAuthentication.call(
 		context,
 		credentialType,
@@ -104,28 +152,21 @@ export async function boundedRequest(
 		},
 		{ credentialsDecrypted },
 	) as Promise<IN8nHttpFullResponse>;
-	// An answer that comes after the deadline is closed unread.
-	request.then(
-		({ body }) => {
-			if (over && isBodyStream(body)) body.destroy();
-		},
-		() => {},
-	);
+	closeWhenLate(request, deadline);
 	try {
-		const response = await race(request);
+		const response = await deadline.race(request);
 		if (!isBodyStream(response.body)) return response;
 		const stream = response.body;
 		try {
-			const body = parsedBody(await race(readAll(stream))) as IN8nHttpFullResponse['body'];
+			const text = readText(stream).catch((error: unknown) => {
+				throw cutOff(error);
+			});
+			const body = parsedBody(await deadline.race(text)) as IN8nHttpFullResponse['body'];
 			return { ...response, body };
 		} finally {
 			stream.destroy();
 		}
 	} finally {
-		over = true;
-		ended.abort();
-		stopped.off();
-		deadline.catch(() => {});
-		cancelled.catch(() => {});
+		deadline.end();
 	}
 }

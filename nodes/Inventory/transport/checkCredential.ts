@@ -5,8 +5,6 @@ import type {
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
 
-import { sleep } from 'n8n-workflow';
-
 import {
 	ADDRESS_CHECK_IDEMPOTENCY_KEY,
 	ADDRESS_CHECK_PATH,
@@ -20,7 +18,14 @@ import {
 import { authorizationHeader, bareApiToken } from '../../../credentials/InventoryApi.credentials';
 import { apiErrorBody, bodyKind, boundedText } from './answerBody';
 import { isGatewayStatus } from './attemptResult';
-import { isBodyStream, type BodyStream } from './boundedRequest';
+import {
+	closeWhenLate,
+	Deadline,
+	isBodyStream,
+	parsedBody,
+	readText,
+	type BodyStream,
+} from './boundedRequest';
 import { classifyNetworkFailure, isCertificateFailure } from './networkFailure';
 import { isRedirectStatus, locationOf, redirectAdvice, redirectTarget } from './redirect';
 
@@ -52,73 +57,15 @@ class TestTimedOut extends Error {
 	}
 }
 
-/**
- * The test's deadline. n8n's legacy `helpers.request`, the only HTTP a credential test function has,
- * takes no abort signal, and its `timeout` fires only on an idle socket (a server that sends a byte
- * now and then keeps it waiting for ever). So the test races every step against one deadline for
- * the whole test, n8n-workflow's `sleep` (a timer inside, cleared when the test ends: no timer
- * outlives it), and reads the body itself, from the stream n8n hands over, so that the deadline can
- * close the socket.
- */
-class Deadline {
-	private readonly ended = new AbortController();
-
-	private readonly expired: Promise<never>;
-
-	private isExpired = false;
-
-	constructor(ms: number) {
-		this.expired = sleep(ms, this.ended.signal).then(
-			() => {
-				this.isExpired = true;
-				throw new TestTimedOut();
-			},
-			() => new Promise<never>(() => {}),
-		);
-		// Nobody may be racing it when it fires.
-		this.expired.catch(() => {});
-	}
-
-	get passed(): boolean {
-		return this.isExpired;
-	}
-
-	/** `work`, unless the deadline comes first. */
-	async race<T>(work: Promise<T>): Promise<T> {
-		return await Promise.race([work, this.expired]);
-	}
-
-	/** The test is over: the timer is cleared. */
-	end(): void {
-		this.ended.abort();
-	}
-}
-
-/** A body read from its stream: at most MAX_BODY_BYTES, as JSON when it is JSON, else as text. */
+/** A body read from its stream within the test's deadline: at most MAX_BODY_BYTES, as JSON when it is JSON, else as text. */
 async function readBody(stream: BodyStream, deadline: Deadline): Promise<unknown> {
-	const chunks: Buffer[] = [];
-	let size = 0;
-	const reading = (async () => {
-		for await (const chunk of stream) {
-			const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
-			chunks.push(bytes);
-			size += bytes.length;
-			if (size >= MAX_BODY_BYTES) break;
-		}
-	})();
+	let text: string;
 	try {
-		await deadline.race(reading);
+		text = await deadline.race(readText(stream, MAX_BODY_BYTES));
 	} finally {
 		stream.destroy();
-		reading.catch(() => {});
 	}
-	const text = Buffer.concat(chunks).toString('utf8', 0, Math.min(size, MAX_BODY_BYTES));
-	if (text === '') return undefined;
-	try {
-		return JSON.parse(text) as unknown;
-	} catch {
-		return text;
-	}
+	return text === '' ? undefined : parsedBody(text);
 }
 
 /**
@@ -150,13 +97,7 @@ async function send(
 		timeout: TIMEOUT_MS,
 		rejectUnauthorized: data.ignoreSslIssues !== true,
 	}) as Promise<{ statusCode: number; body: unknown; headers?: unknown }>;
-	// An answer that comes after the deadline is closed unread.
-	request.then(
-		({ body }) => {
-			if (deadline.passed && isBodyStream(body)) body.destroy();
-		},
-		() => {},
-	);
+	closeWhenLate(request, deadline);
 	const response = await deadline.race(request);
 	const body = isBodyStream(response.body)
 		? await readBody(response.body, deadline)
@@ -238,7 +179,7 @@ export async function testInventoryCredential(
 					message: `The server at ${baseUrl} could not answer the test now (${statusCode}). Try again in a moment.`,
 				}
 			: undefined;
-	const deadline = new Deadline(TIMEOUT_MS);
+	const deadline = new Deadline(TIMEOUT_MS, () => new TestTimedOut());
 	try {
 		const anonymous = await send(this, normalized, data, false, deadline);
 		if (isRedirectStatus(anonymous.statusCode))

@@ -10,11 +10,17 @@ export function showText(text: string): string {
 	return shown;
 }
 
+/** How many characters of a value a message shows; a longer one is cut. */
+const SHOWN_LENGTH = 40;
+
+/** The start of a text as a message shows it: at most SHOWN_LENGTH characters (`…` after a cut), invisible characters escaped. */
+export function shownStart(text: string): string {
+	return showText(text.length > SHOWN_LENGTH ? `${text.slice(0, SHOWN_LENGTH)}…` : text);
+}
+
 export function describeValue(value: unknown): string {
-	if (typeof value === 'string') {
-		const shown = value.length > 40 ? `${value.slice(0, 40)}…` : value;
-		return `"${showText(shown)}"${value.length > 40 ? ` (${value.length} characters)` : ''}`;
-	}
+	if (typeof value === 'string')
+		return `"${shownStart(value)}"${value.length > SHOWN_LENGTH ? ` (${value.length} characters)` : ''}`;
 	if (value === null) return 'null';
 	if (Array.isArray(value)) return 'a list';
 	if (typeof value === 'object') return 'an object';
