@@ -1,4 +1,4 @@
-import type { Wording } from '../transport/wording';
+import type { Wording } from '../transport';
 import type { ActionKind } from './keys';
 import type { KeySource } from './keySource';
 

@@ -16,20 +16,26 @@ import {
 	successWithoutData,
 	type AttemptResult,
 	type Failure,
-} from './attemptResult';
-import { boundedRequest } from './boundedRequest';
-import { checkApiAddress, CREDENTIAL_TYPE, type InventoryConnection } from './connection';
-import { itemError, unsendableError } from './itemError';
-import { rateOutcome } from './rateOutcome';
-import { redactDeep } from './redact';
+} from './answers/attemptResult';
+import { boundedRequest } from './send/boundedRequest';
+import {
+	checkApiAddress,
+	CREDENTIAL_TYPE,
+	type InventoryConnection,
+} from './credential/connection';
+import { itemError, unsendableError } from './wording/itemError';
+import { rateOutcome } from './policy/rateOutcome';
+import { redactDeep } from './send/redact';
 import { apiHeaders, type InventoryRequest } from './request';
-import { retryWait, type RetryPolicy } from './retry';
+import { retryWait, type RetryPolicy } from './policy/retry';
 
-export { openConnection } from './connection';
-export { FATE_WORDS } from './fate';
+export { openConnection, type InventoryConnection } from './credential/connection';
+export { testInventoryCredential } from './credential/checkCredential';
+export { FATE_WORDS } from './policy/fate';
 export { failureDetailsOf, type FailureDetails } from './failureDetails';
 export type { InventoryRequest } from './request';
-export { type RetryPolicy } from './retry';
+export type { Wording } from './wording/wording';
+export { type RetryPolicy } from './policy/retry';
 
 /** The first field of a body that cannot be written as JSON (nested too deeply, or refers to itself). */
 function unwritableField(body: IDataObject): { field: string; reason: string } | undefined {

@@ -1,6 +1,6 @@
 import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
 
-import type { Wording } from './wording';
+import type { Wording } from './wording/wording';
 
 /** One write to the Inventory API, ready to send. */
 export interface InventoryRequest {

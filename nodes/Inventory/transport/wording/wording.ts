@@ -1,5 +1,5 @@
-import type { AnsweredFailure } from './attemptResult';
-import type { InventoryRequest } from './request';
+import type { AnsweredFailure } from '../answers/attemptResult';
+import type { InventoryRequest } from '../request';
 
 /** What the item's error says: its message, and what to do about it. */
 export type Wording = { message: string; description?: string };

@@ -1,12 +1,10 @@
 import type { ICredentialsDecrypted, IExecuteFunctions } from 'n8n-workflow';
 import { CREDENTIAL_BLANKING_VALUE, NodeOperationError } from 'n8n-workflow';
 
-import { bareApiToken } from '../../../credentials/InventoryApi.credentials';
-import { isGatewayStatus } from './attemptResult';
-import { boundedRequest } from './boundedRequest';
-import { apiHeaders } from './request';
-
-export { redact } from './redact';
+import { bareApiToken } from '../../../../credentials/InventoryApi.credentials';
+import { isGatewayStatus } from '../answers/attemptResult';
+import { boundedRequest } from '../send/boundedRequest';
+import { apiHeaders } from '../request';
 
 export const CREDENTIAL_TYPE = 'inventoryApi';
 

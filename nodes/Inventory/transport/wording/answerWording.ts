@@ -1,12 +1,12 @@
-import { bodyKind } from './answerBody';
-import type { AnsweredFailure, ResultOf } from './attemptResult';
+import { bodyKind } from '../answers/answerBody';
+import type { AnsweredFailure, ResultOf } from '../answers/attemptResult';
 import {
 	earlierAttemptInFlightWording,
 	keyInFlightWording,
 	keyReusedWording,
 	recordConflictWording,
 } from './conflictWording';
-import { redirectAdvice } from './redirect';
+import { redirectAdvice } from '../answers/redirect';
 import {
 	apiSaidSentence,
 	reasonAfterColon,

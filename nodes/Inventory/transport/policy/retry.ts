@@ -1,4 +1,4 @@
-import { applyRule, type Failure, type RuleTable } from './attemptResult';
+import { applyRule, type Failure, type RuleTable } from '../answers/attemptResult';
 
 export interface RetryPolicy {
 	/** Retries after the first attempt, for 429, 5xx, network failures and a 409 of a request in flight. */

@@ -1,5 +1,5 @@
-import type { AttemptOutcome } from '../scheduling/throttle';
-import { applyRule, type AttemptResult, type RuleTable } from './attemptResult';
+import type { AttemptOutcome } from '../../scheduling/throttle';
+import { applyRule, type AttemptResult, type RuleTable } from '../answers/attemptResult';
 
 const answered = (): AttemptOutcome => 'answered';
 

@@ -13,11 +13,13 @@ import {
 	baseUrlProblem,
 	isHttpAddress,
 	normalizeBaseUrl,
-	redact,
 } from './connection';
-import { authorizationHeader, bareApiToken } from '../../../credentials/InventoryApi.credentials';
-import { apiErrorBody, bodyKind, boundedText } from './answerBody';
-import { isGatewayStatus } from './attemptResult';
+import {
+	authorizationHeader,
+	bareApiToken,
+} from '../../../../credentials/InventoryApi.credentials';
+import { apiErrorBody, bodyKind, boundedText } from '../answers/answerBody';
+import { isGatewayStatus } from '../answers/attemptResult';
 import {
 	closeWhenLate,
 	Deadline,
@@ -25,9 +27,10 @@ import {
 	parsedBody,
 	readText,
 	type BodyStream,
-} from './boundedRequest';
-import { classifyNetworkFailure, isCertificateFailure } from './networkFailure';
-import { isRedirectStatus, locationOf, redirectAdvice, redirectTarget } from './redirect';
+} from '../send/boundedRequest';
+import { classifyNetworkFailure, isCertificateFailure } from '../answers/networkFailure';
+import { redact } from '../send/redact';
+import { isRedirectStatus, locationOf, redirectAdvice, redirectTarget } from '../answers/redirect';
 
 /**
  * The API has no read endpoint, so the test sends a to-do creation that can never succeed: record 0

@@ -1,5 +1,5 @@
-import type { ResultOf } from './attemptResult';
-import { networkCodeWords } from './networkFailure';
+import type { ResultOf } from '../answers/attemptResult';
+import { networkCodeWords } from '../answers/networkFailure';
 import {
 	apiSaidSentence,
 	reasonAfterColon,

@@ -1,4 +1,4 @@
-import { applyRule, type Failure, type RuleTable } from './attemptResult';
+import { applyRule, type Failure, type RuleTable } from '../answers/attemptResult';
 
 /** What is known of a failed request's fate, as the error item reports it. */
 export type RequestFate =

@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { whenStopped } from '../scheduling/cancel';
+import { whenStopped } from '../../scheduling/cancel';
 
 /** What an attempt that ran out of its time fails with: no answer in full came within the Timeout. */
 function attemptTimedOut(timeoutMs: number): Error & { code: string } {

@@ -1,5 +1,5 @@
-import { isCertificateFailure, type NetworkFailure } from './networkFailure';
-import type { RequestFate } from './fate';
+import { isCertificateFailure, type NetworkFailure } from '../answers/networkFailure';
+import type { RequestFate } from '../policy/fate';
 import { retriesText, type Wording } from './wording';
 
 /**
