@@ -33,8 +33,7 @@ export { openConnection, type InventoryConnection } from './credential/connectio
 export { testInventoryCredential } from './credential/checkCredential';
 export { FATE_WORDS } from './policy/fate';
 export { failureDetailsOf, type FailureDetails } from './failureDetails';
-export type { InventoryRequest } from './request';
-export type { Wording } from './wording/wording';
+export type { InventoryRequest, Wording } from './request';
 export { type RetryPolicy } from './policy/retry';
 
 /** The first field of a body that cannot be written as JSON (nested too deeply, or refers to itself). */

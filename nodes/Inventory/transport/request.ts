@@ -1,6 +1,10 @@
 import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
 
-import type { Wording } from './wording/wording';
+/**
+ * What the item's error says: its message, and what to do about it. The transport words every
+ * failure so (wording/), and a request may bring its own words for one (`whenKeyReused`).
+ */
+export type Wording = { message: string; description?: string };
 
 /** One write to the Inventory API, ready to send. */
 export interface InventoryRequest {

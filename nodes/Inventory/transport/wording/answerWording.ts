@@ -7,13 +7,8 @@ import {
 	recordConflictWording,
 } from './conflictWording';
 import { redirectAdvice } from '../answers/redirect';
-import {
-	apiSaidSentence,
-	reasonAfterColon,
-	retriesText,
-	type RedactedAnswer,
-	type Wording,
-} from './wording';
+import type { Wording } from '../request';
+import { apiSaidSentence, reasonAfterColon, retriesText, type RedactedAnswer } from './pieces';
 
 /** The per-field problems a 422's description lists; `details.reasons` holds them all. */
 const MAX_PROBLEMS_SHOWN = 10;

@@ -1,12 +1,7 @@
 import type { ResultOf } from '../answers/attemptResult';
 import { networkCodeWords } from '../answers/networkFailure';
-import {
-	apiSaidSentence,
-	reasonAfterColon,
-	retriesText,
-	type RedactedAnswer,
-	type Wording,
-} from './wording';
+import type { Wording } from '../request';
+import { apiSaidSentence, reasonAfterColon, retriesText, type RedactedAnswer } from './pieces';
 
 /*
  * The words of a 409, by its reading (attemptResult.ts): an earlier attempt or another request with

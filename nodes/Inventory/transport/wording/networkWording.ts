@@ -1,6 +1,7 @@
 import { isCertificateFailure, type NetworkFailure } from '../answers/networkFailure';
 import type { RequestFate } from '../policy/fate';
-import { retriesText, type Wording } from './wording';
+import type { Wording } from '../request';
+import { retriesText } from './pieces';
 
 /**
  * The words of a request that got no answer. `what`: what happened, redacted; `url`: the Base URL,

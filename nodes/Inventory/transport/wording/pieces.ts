@@ -1,8 +1,10 @@
 import type { AnsweredFailure } from '../answers/attemptResult';
 import type { InventoryRequest } from '../request';
 
-/** What the item's error says: its message, and what to do about it. */
-export type Wording = { message: string; description?: string };
+/*
+ * What the words of a failure are made of: the failed answer as they may show it, and the sentence
+ * pieces every wording uses.
+ */
 
 /** A failed answer as its words may show it: the API's reason, the body's start and the field problems redacted. */
 export interface RedactedAnswer<R extends AnsweredFailure = AnsweredFailure> {
