@@ -14,11 +14,11 @@ import type * as TransportAnswerBody from '../../nodes/Inventory/transport/answe
 import type * as TransportAttemptResult from '../../nodes/Inventory/transport/answers/attemptResult';
 import type * as TransportErrors from '../../nodes/Inventory/transport/wording/itemError';
 import type * as TransportFailureDetails from '../../nodes/Inventory/transport/failureDetails';
-import type * as TransportFate from '../../nodes/Inventory/transport/policy/fate';
+import type * as TransportFate from '../../nodes/Inventory/transport/policy/rules';
 import type * as TransportNetworkFailure from '../../nodes/Inventory/transport/answers/networkFailure';
-import type * as TransportRateOutcome from '../../nodes/Inventory/transport/policy/rateOutcome';
-import type * as TransportRetry from '../../nodes/Inventory/transport/policy/retry';
-import type * as TransportRetryAfter from '../../nodes/Inventory/transport/answers/retryAfter';
+import type * as TransportRateOutcome from '../../nodes/Inventory/transport/policy/rules';
+import type * as TransportRetry from '../../nodes/Inventory/transport/policy/rules';
+import type * as TransportRetryAfter from '../../nodes/Inventory/transport/answers/attemptResult';
 import { fromDist } from '../harness/engine';
 
 export const credentialModule = fromDist(
@@ -56,11 +56,11 @@ export const transportNetworkFailure = fromDist(
 ) as typeof TransportNetworkFailure;
 
 export const transportRateOutcome = fromDist(
-	'./nodes/Inventory/transport/policy/rateOutcome.js',
+	'./nodes/Inventory/transport/policy/rules.js',
 ) as typeof TransportRateOutcome;
 
 export const transportFate = fromDist(
-	'./nodes/Inventory/transport/policy/fate.js',
+	'./nodes/Inventory/transport/policy/rules.js',
 ) as typeof TransportFate;
 
 export const transportFailureDetails = fromDist(
@@ -72,11 +72,11 @@ export const transportErrors = fromDist(
 ) as typeof TransportErrors;
 
 export const transportRetry = fromDist(
-	'./nodes/Inventory/transport/policy/retry.js',
+	'./nodes/Inventory/transport/policy/rules.js',
 ) as typeof TransportRetry;
 
 export const transportRetryAfter = fromDist(
-	'./nodes/Inventory/transport/answers/retryAfter.js',
+	'./nodes/Inventory/transport/answers/attemptResult.js',
 ) as typeof TransportRetryAfter;
 
 export const transportCredentialTest = fromDist(

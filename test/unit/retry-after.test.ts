@@ -3,7 +3,7 @@
  * against a clock jest controls; how a 429's wait is bounded by Max Retry Wait; and the back-off (full
  * jitter) where the server names no wait (transport/retry.ts).
  */
-import type { RetryPolicy } from '../../nodes/Inventory/transport/policy/retry';
+import type { RetryPolicy } from '../../nodes/Inventory/transport/policy/rules';
 import { transportRetry, transportRetryAfter } from '../node/package-modules';
 
 const { retryWait } = transportRetry;

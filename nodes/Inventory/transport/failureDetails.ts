@@ -1,4 +1,4 @@
-import type { RequestFate } from './policy/fate';
+import type { RequestFate } from '../errors/itemFailure';
 
 /** What a failed item's error item carries besides the message: what a user needs to fix or retry the row. */
 export interface FailureDetails {

@@ -24,17 +24,16 @@ import {
 	type InventoryConnection,
 } from './credential/connection';
 import { itemError, unsendableError } from './wording/itemError';
-import { rateOutcome } from './policy/rateOutcome';
 import { redactDeep } from './send/redact';
 import { apiHeaders, type InventoryRequest } from './request';
-import { retryWait, type RetryPolicy } from './policy/retry';
+import { rateOutcome, retryWait, type RetryPolicy } from './policy/rules';
 
 export { openConnection, type InventoryConnection } from './credential/connection';
 export { testInventoryCredential } from './credential/checkCredential';
-export { FATE_WORDS } from './policy/fate';
+export { FATE_WORDS } from '../errors/itemFailure';
 export { failureDetailsOf, type FailureDetails } from './failureDetails';
 export type { InventoryRequest, Wording } from './request';
-export { type RetryPolicy } from './policy/retry';
+export { type RetryPolicy } from './policy/rules';
 
 /** The first field of a body that cannot be written as JSON (nested too deeply, or refers to itself). */
 function unwritableField(body: IDataObject): { field: string; reason: string } | undefined {

@@ -4,7 +4,7 @@ import type { Wording } from '../request';
 import { apiSaidSentence, reasonAfterColon, retriesText, type RedactedAnswer } from './pieces';
 
 /*
- * The words of a 409, by its reading (attemptResult.ts): an earlier attempt or another request with
+ * The words of a 409, by its reading (answers/attemptResult.ts): an earlier attempt or another request with
  * the key still in flight, a key reused for other values, or a conflict with the record itself.
  */
 

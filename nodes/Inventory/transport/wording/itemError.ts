@@ -2,12 +2,11 @@ import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { apiMessageOf, boundedText, excerpt, fieldReasons } from '../answers/answerBody';
-import { answerWording } from './answerWording';
+import { answerWording, networkWording } from './failureWording';
 import type { AnsweredFailure, Failure, ResultOf } from '../answers/attemptResult';
 import { redact } from '../send/redact';
-import { fateOf } from '../policy/fate';
+import { fateOf } from '../policy/rules';
 import { withDetails } from '../failureDetails';
-import { networkWording } from './networkWording';
 import { redirectTarget } from '../answers/redirect';
 import type { InventoryRequest } from '../request';
 

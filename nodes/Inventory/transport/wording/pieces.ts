@@ -20,7 +20,7 @@ export interface RedactedAnswer<R extends AnsweredFailure = AnsweredFailure> {
 	problems: string[];
 	/** The credential's Base URL, named when the answer is not the API's. */
 	baseUrl: string;
-	/** Where a redirect pointed, as the Base URL to use (redirect.ts); undefined for any other answer. */
+	/** Where a redirect pointed, as the Base URL to use (answers/redirect.ts); undefined for any other answer. */
 	redirectTarget?: string;
 	/** The option named in the 429 advice: Fixed Concurrency or Max Automatic Concurrency. */
 	concurrencyOption: string;

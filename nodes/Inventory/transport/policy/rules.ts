@@ -1,4 +1,18 @@
-import { applyRule, type Failure, type RuleTable } from '../answers/attemptResult';
+import type { RequestFate } from '../../errors/itemFailure';
+import type { AttemptOutcome } from '../../scheduling/throttle';
+import {
+	applyRule,
+	type AttemptResult,
+	type Failure,
+	type RuleTable,
+} from '../answers/attemptResult';
+
+/*
+ * What each kind of result an attempt can have (answers/attemptResult.ts) leads to: one table per
+ * rule, each a RuleTable with a line for every kind, so that the compiler refuses a table that leaves
+ * one out. RETRY_WAIT: whether and when the same request is sent again; RATE_OUTCOME: how the rate
+ * counts it; FATE: what is known of the request's fate when it was the last.
+ */
 
 export interface RetryPolicy {
 	/** Retries after the first attempt, for 429, 5xx, network failures and a 409 of a request in flight. */
@@ -68,4 +82,62 @@ export function retryWait(
 ): number | undefined {
 	if (retries >= policy.maxRetries) return undefined;
 	return applyRule(RETRY_WAIT, result, policy, retries);
+}
+
+const answered = (): AttemptOutcome => 'answered';
+
+/**
+ * How the rate counts each kind of result: the server took the request (`answered`), held it back
+ * (`throttled`), failed (which says nothing of its speed), or gave no answer.
+ */
+const RATE_OUTCOME: RuleTable<AttemptOutcome> = {
+	success: answered,
+	rateLimited: () => 'throttled',
+	serverError: () => 'failed',
+	earlierAttemptInFlight: answered,
+	keyInFlight: answered,
+	keyReused: answered,
+	rejected: answered,
+	notTheApi: ({ statusCode }) => (statusCode >= 500 ? 'failed' : 'answered'),
+	redirected: answered,
+	successWithoutData: answered,
+	networkFailure: () => 'unanswered',
+};
+
+export function rateOutcome(result: AttemptResult): AttemptOutcome {
+	return applyRule(RATE_OUTCOME, result);
+}
+
+/**
+ * The fate `fate` tells of this attempt, unless an earlier attempt got no answer: that one may have
+ * been applied. (A refusal that read the key, a 409 or another 4xx, rules it out; a 429 does not.)
+ */
+const unlessEarlierUnanswered =
+	<R extends Failure>(fate: (result: R) => RequestFate) =>
+	(result: R): RequestFate =>
+		result.earlierUnanswered ? 'mayHaveBeenApplied' : fate(result);
+
+/** What is known of the request's fate when its last attempt had this kind of result. */
+const FATE: RuleTable<RequestFate, Failure['kind']> = {
+	rateLimited: unlessEarlierUnanswered(({ answeredBy }) =>
+		answeredBy === 'api' ? 'rejected' : 'notSent',
+	),
+	serverError: () => 'mayHaveBeenApplied',
+	earlierAttemptInFlight: () => 'mayHaveBeenApplied',
+	keyInFlight: () => 'mayHaveBeenApplied',
+	keyReused: () => 'rejected',
+	rejected: () => 'rejected',
+	notTheApi: unlessEarlierUnanswered(() => 'notSent'),
+	// The server at the Base URL only pointed elsewhere, and nothing was sent there.
+	redirected: unlessEarlierUnanswered(() => 'notSent'),
+	// A success status: the API may have applied it, only its answer cannot be read.
+	successWithoutData: () => 'mayHaveBeenApplied',
+	networkFailure: unlessEarlierUnanswered(({ failure }) =>
+		failure.fateUnknown ? 'mayHaveBeenApplied' : 'notSent',
+	),
+};
+
+/** The fate of a request whose last attempt had this result. */
+export function fateOf(result: Failure): RequestFate {
+	return applyRule(FATE, result);
 }
