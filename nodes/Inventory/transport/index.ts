@@ -1,9 +1,4 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	IHttpRequestOptions,
-	IN8nHttpFullResponse,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IN8nHttpFullResponse } from 'n8n-workflow';
 
 import { ExecutionStopped, throwIfStopped, waitUnlessStopped } from '../scheduling/cancel';
 import type { SendThrottle } from '../scheduling/throttle';
@@ -17,16 +12,12 @@ import {
 	type AttemptResult,
 	type Failure,
 } from './answers/attemptResult';
-import { boundedRequest } from './send/boundedRequest';
-import {
-	checkApiAddress,
-	CREDENTIAL_TYPE,
-	type InventoryConnection,
-} from './credential/connection';
+import { checkApiAddress, type InventoryConnection } from './credential/connection';
 import { itemError, unsendableError } from './wording/itemError';
 import { redactDeep } from './send/redact';
-import { apiHeaders, type InventoryRequest } from './request';
+import type { InventoryRequest } from './request';
 import { rateOutcome, retryWait, type RetryPolicy } from './policy/rules';
+import { sendWithCredential, type ApiCall } from './send/sender';
 
 export { openConnection, type InventoryConnection } from './credential/connection';
 export { testInventoryCredential } from './credential/checkCredential';
@@ -53,24 +44,16 @@ function unwritableField(body: IDataObject): { field: string; reason: string } |
 /** One attempt (bounded as a whole by the Timeout): its answer, or what it failed with when none came. */
 async function sendAttempt(
 	context: IExecuteFunctions,
-	options: IHttpRequestOptions,
+	call: ApiCall,
 	connection: InventoryConnection,
 	unansweredCode: string | undefined,
-	timeoutMs: number,
 	cancelSignal: AbortSignal | undefined,
 ): Promise<AttemptResult> {
 	let response: IN8nHttpFullResponse;
 	try {
 		// n8n still authenticates the request from the credential type; handing it the credential
 		// read once per run spares a credential load (a database read and decryption) per request.
-		response = await boundedRequest(
-			context,
-			CREDENTIAL_TYPE,
-			options,
-			connection.credential,
-			timeoutMs,
-			cancelSignal,
-		);
+		response = await sendWithCredential(context, call, connection.credential, cancelSignal);
 	} catch (error) {
 		return classifyNoAnswer(error, unansweredCode);
 	}
@@ -121,18 +104,13 @@ export async function sendInventoryRequest(
 ): Promise<IDataObject> {
 	const unwritable = unwritableField(request.body);
 	if (unwritable !== undefined) throw unsendableError(this.getNode(), request, unwritable);
-	const options: IHttpRequestOptions = {
+	const call: ApiCall = {
 		method: request.method,
 		url: `${connection.baseUrl}${request.path}`,
-		headers: apiHeaders(request.idempotencyKey),
+		idempotencyKey: request.idempotencyKey,
 		body: request.body,
-		json: true,
-		returnFullResponse: true,
-		ignoreHttpStatusErrors: true,
-		timeout: policy.timeoutMs,
-		// n8n's client would follow a redirect with the token, to any host: a 3xx is an outcome of its own.
-		disableFollowRedirect: true,
-		skipSslCertificateValidation: connection.ignoreSslIssues,
+		timeoutMs: policy.timeoutMs,
+		ignoreSslIssues: connection.ignoreSslIssues,
 	};
 	// n8n 1.x before the cancel signal: undefined, and the waits run their course as before.
 	const signal = this.getExecutionCancelSignal?.();
@@ -148,14 +126,7 @@ export async function sendInventoryRequest(
 			throttle.release(sendNumber, 'unsent');
 			throw new ExecutionStopped();
 		}
-		const result = await sendAttempt(
-			this,
-			options,
-			connection,
-			unansweredCode,
-			policy.timeoutMs,
-			signal,
-		);
+		const result = await sendAttempt(this, call, connection, unansweredCode, signal);
 		throttle.release(sendNumber, rateOutcome(result));
 		if (result.kind === 'success') return result.data;
 		// n8n aborts the request in flight when it cancels the execution: that is no network failure.

@@ -29,12 +29,3 @@ export interface InventoryRequest {
 	 */
 	whenKeyReused?: () => Wording | undefined;
 }
-
-/** The headers of every request to the API: JSON both ways, and the action's Idempotency-Key. */
-export function apiHeaders(idempotencyKey: string): Record<string, string> {
-	return {
-		Accept: 'application/json',
-		'Content-Type': 'application/json',
-		'Idempotency-Key': idempotencyKey,
-	};
-}

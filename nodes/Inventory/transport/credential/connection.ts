@@ -3,10 +3,7 @@ import { CREDENTIAL_BLANKING_VALUE, NodeOperationError } from 'n8n-workflow';
 
 import { bareApiToken } from '../../../../credentials/InventoryApi.credentials';
 import { isGatewayStatus } from '../answers/attemptResult';
-import { boundedRequest } from '../send/boundedRequest';
-import { apiHeaders } from '../request';
-
-export const CREDENTIAL_TYPE = 'inventoryApi';
+import { CREDENTIAL_TYPE, sendWithCredential, type ApiCall } from '../send/sender';
 
 /** The credential of a node run, read once. */
 export interface InventoryConnection {
@@ -159,12 +156,18 @@ export const ADDRESS_CHECK_IDEMPOTENCY_KEY = '00000000-0000-4000-8000-0000000000
  * The request that checks an address, which changes nothing: the node sends it without a token when
  * an answer could come from another service, the credential test with and without one.
  */
-export const ADDRESS_CHECK_REQUEST = {
-	method: 'POST',
-	path: ADDRESS_CHECK_PATH,
-	headers: apiHeaders(ADDRESS_CHECK_IDEMPOTENCY_KEY),
-	body: {},
-} as const;
+export function addressCheckCall(
+	baseUrl: string,
+	how: Pick<ApiCall, 'timeoutMs' | 'ignoreSslIssues' | 'authorization'>,
+): ApiCall {
+	return {
+		method: 'POST',
+		url: `${baseUrl}${ADDRESS_CHECK_PATH}`,
+		idempotencyKey: ADDRESS_CHECK_IDEMPOTENCY_KEY,
+		body: {},
+		...how,
+	};
+}
 
 /**
  * Whether the Base URL leads to the Inventory API, by how it answered a request without a token (the
@@ -192,22 +195,13 @@ export async function checkApiAddress(
 			...connection.credential,
 			data: { ...connection.credential.data, apiToken: '' },
 		};
-		check = boundedRequest(
+		check = sendWithCredential(
 			context,
-			CREDENTIAL_TYPE,
-			{
-				method: ADDRESS_CHECK_REQUEST.method,
-				url: `${connection.baseUrl}${ADDRESS_CHECK_REQUEST.path}`,
-				headers: { ...ADDRESS_CHECK_REQUEST.headers },
-				body: {},
-				json: true,
-				ignoreHttpStatusErrors: true,
-				timeout: timeoutMs,
-				disableFollowRedirect: true,
-				skipSslCertificateValidation: connection.ignoreSslIssues,
-			},
+			addressCheckCall(connection.baseUrl, {
+				timeoutMs,
+				ignoreSslIssues: connection.ignoreSslIssues,
+			}),
 			anonymous,
-			timeoutMs,
 			cancelSignal,
 		).then(
 			({ statusCode }): AddressCheck =>
