@@ -8,7 +8,7 @@ import type * as IdempotencyHelpers from '../../nodes/Inventory/idempotency/keys
 import type * as NumberHelpers from '../../nodes/Inventory/values/numbers';
 import type * as ValidationHelpers from '../../nodes/Inventory/values/checks';
 import type * as ShownTextHelpers from '../../nodes/Inventory/values/shownText';
-import type * as TransportConnection from '../../nodes/Inventory/transport/credential/connection';
+import type * as TransportConnection from '../../nodes/Inventory/transport/credential/baseUrl';
 import type * as TransportCredentialTest from '../../nodes/Inventory/transport/credential/checkCredential';
 import type * as TransportAnswerBody from '../../nodes/Inventory/transport/answers/answerBody';
 import type * as TransportAttemptResult from '../../nodes/Inventory/transport/answers/attemptResult';
@@ -84,5 +84,5 @@ export const transportCredentialTest = fromDist(
 ) as typeof TransportCredentialTest;
 
 export const transportConnection = fromDist(
-	'./nodes/Inventory/transport/credential/connection.js',
+	'./nodes/Inventory/transport/credential/baseUrl.js',
 ) as typeof TransportConnection;

@@ -4,15 +4,9 @@ import type {
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
 
-import {
-	ADDRESS_CHECK_IDEMPOTENCY_KEY,
-	ADDRESS_CHECK_PATH,
-	addressCheckCall,
-	apiTokenProblem,
-	baseUrlProblem,
-	isHttpAddress,
-	normalizeBaseUrl,
-} from './connection';
+import { baseUrlProblem, isHttpAddress, normalizeBaseUrl } from './baseUrl';
+import { ADDRESS_CHECK_IDEMPOTENCY_KEY, ADDRESS_CHECK_PATH, addressCheckCall } from './connection';
+import { apiTokenProblem } from './token';
 import { bareApiToken } from '../../../../credentials/InventoryApi.credentials';
 import { apiErrorBody, bodyKind, boundedText } from '../answers/answerBody';
 import { isGatewayStatus } from '../answers/attemptResult';
