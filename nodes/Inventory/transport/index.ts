@@ -12,7 +12,7 @@ import {
 	type AttemptResult,
 	type Failure,
 } from './answers/attemptResult';
-import { checkApiAddress, type InventoryConnection } from './credential/connection';
+import type { InventoryConnection } from './credential/connection';
 import { itemError, unsendableError } from './wording/itemError';
 import { redactDeep } from './send/redact';
 import type { InventoryRequest } from './request';
@@ -77,11 +77,11 @@ async function confirmedFailure(
 ): Promise<Failure> {
 	if (mayBeSuccessWithoutData(result)) {
 		// A success without the envelope: "nothing reached the API" only when the Base URL is not the API.
-		const address = await checkApiAddress(context, connection, policy.timeoutMs, signal);
+		const address = await connection.checkApiAddress(context, policy.timeoutMs, signal);
 		return address.isApi ? successWithoutData(result) : result;
 	}
 	if (!mayBeAnotherService(result)) return result;
-	const address = await checkApiAddress(context, connection, policy.timeoutMs, signal);
+	const address = await connection.checkApiAddress(context, policy.timeoutMs, signal);
 	return address.isApi ? result : notTheApiAfterAll(result, address.statusCode);
 }
 

@@ -7,13 +7,62 @@ import { CREDENTIAL_TYPE, sendWithCredential, type ApiCall } from '../send/sende
 import { baseUrlProblem, isHttpAddress, normalizeBaseUrl } from './baseUrl';
 import { apiTokenProblem } from './token';
 
-/** The credential of a node run, read once. */
-export interface InventoryConnection {
-	baseUrl: string;
-	token: string;
-	/** The credential's "Ignore SSL Issues (Insecure)". */
-	ignoreSslIssues: boolean;
-	credential: ICredentialsDecrypted;
+/**
+ * Whether the Base URL leads to the Inventory API, by how it answered a request without a token (the
+ * API answers every such request with 401); `statusCode`: what it answered when it is not the API.
+ */
+type AddressCheck = { isApi: true } | { isApi: false; statusCode: number };
+
+/** The credential of a node run, read once, and what the run found out about its Base URL. */
+export class InventoryConnection {
+	/** The address check, once an answer made it needed: every later doubt of the run waits for the same one. */
+	private addressCheck: Promise<AddressCheck> | undefined;
+
+	constructor(
+		readonly baseUrl: string,
+		readonly token: string,
+		/** The credential's "Ignore SSL Issues (Insecure)". */
+		readonly ignoreSslIssues: boolean,
+		readonly credential: ICredentialsDecrypted,
+	) {}
+
+	/**
+	 * Whether the Base URL leads to the Inventory API, asked once per run, only when an answer could
+	 * come from another service too (a JSON 404 with a message: n8n's own address answers so). One
+	 * request without a token, which changes nothing: the API answers it 401; another server does not.
+	 * A rate limit, a gateway's answer or no answer at all leave the doubt to the API.
+	 */
+	async checkApiAddress(
+		context: IExecuteFunctions,
+		timeoutMs: number,
+		cancelSignal: AbortSignal | undefined,
+	): Promise<AddressCheck> {
+		this.addressCheck ??= this.askWithoutToken(context, timeoutMs, cancelSignal);
+		return await this.addressCheck;
+	}
+
+	private async askWithoutToken(
+		context: IExecuteFunctions,
+		timeoutMs: number,
+		cancelSignal: AbortSignal | undefined,
+	): Promise<AddressCheck> {
+		const anonymous: ICredentialsDecrypted = {
+			...this.credential,
+			data: { ...this.credential.data, apiToken: '' },
+		};
+		return await sendWithCredential(
+			context,
+			addressCheckCall(this.baseUrl, { timeoutMs, ignoreSslIssues: this.ignoreSslIssues }),
+			anonymous,
+			cancelSignal,
+		).then(
+			({ statusCode }): AddressCheck =>
+				statusCode === 401 || isGatewayStatus(statusCode)
+					? { isApi: true }
+					: { isApi: false, statusCode },
+			(): AddressCheck => ({ isApi: true }),
+		);
+	}
 }
 
 /** The node's credential, read once per run; its Base URL must be an http(s) address. */
@@ -51,17 +100,12 @@ export async function openConnection(context: IExecuteFunctions): Promise<Invent
 				'The API Token field of the "Inventory API" credential must hold the token alone (a "Bearer " before it is taken off).',
 		});
 	}
-	return {
-		baseUrl,
-		token,
-		ignoreSslIssues: credentials.ignoreSslIssues === true,
-		credential: {
-			id: nodeCredential?.id ?? '',
-			name: nodeCredential?.name ?? '',
-			type: CREDENTIAL_TYPE,
-			data: credentials,
-		},
-	};
+	return new InventoryConnection(baseUrl, token, credentials.ignoreSslIssues === true, {
+		id: nodeCredential?.id ?? '',
+		name: nodeCredential?.name ?? '',
+		type: CREDENTIAL_TYPE,
+		data: credentials,
+	});
 }
 
 /** The path of the request that checks an address (also the credential test's): a to-do that cannot be created. */
@@ -84,50 +128,4 @@ export function addressCheckCall(
 		body: {},
 		...how,
 	};
-}
-
-/**
- * Whether the Base URL leads to the Inventory API, by how it answered a request without a token (the
- * API answers every such request with 401); `statusCode`: what it answered when it is not the API.
- */
-type AddressCheck = { isApi: true } | { isApi: false; statusCode: number };
-
-const addressChecks = new WeakMap<InventoryConnection, Promise<AddressCheck>>();
-
-/**
- * Whether the Base URL leads to the Inventory API, asked once per run, only when an answer could come
- * from another service too (a JSON 404 with a message: n8n's own address answers so). One request
- * without a token, which changes nothing: the API answers it 401; another server does not. A rate
- * limit, a gateway's answer or no answer at all leave the doubt to the API.
- */
-export async function checkApiAddress(
-	context: IExecuteFunctions,
-	connection: InventoryConnection,
-	timeoutMs: number,
-	cancelSignal: AbortSignal | undefined,
-): Promise<AddressCheck> {
-	let check = addressChecks.get(connection);
-	if (!check) {
-		const anonymous: ICredentialsDecrypted = {
-			...connection.credential,
-			data: { ...connection.credential.data, apiToken: '' },
-		};
-		check = sendWithCredential(
-			context,
-			addressCheckCall(connection.baseUrl, {
-				timeoutMs,
-				ignoreSslIssues: connection.ignoreSslIssues,
-			}),
-			anonymous,
-			cancelSignal,
-		).then(
-			({ statusCode }): AddressCheck =>
-				statusCode === 401 || isGatewayStatus(statusCode)
-					? { isApi: true }
-					: { isApi: false, statusCode },
-			(): AddressCheck => ({ isApi: true }),
-		);
-		addressChecks.set(connection, check);
-	}
-	return await check;
 }
