@@ -24,7 +24,7 @@ export { testInventoryCredential } from './credential/checkCredential';
 export { FATE_WORDS } from '../errors/itemFailure';
 export { failureDetailsOf, type FailureDetails } from './failureDetails';
 export type { InventoryRequest, Wording } from './request';
-export { type RetryPolicy } from './policy/rules';
+export { RETRIED_AFTER, type RetryPolicy } from './policy/rules';
 
 /** The first field of a body that cannot be written as JSON (nested too deeply, or refers to itself). */
 function unwritableField(body: IDataObject): { field: string; reason: string } | undefined {

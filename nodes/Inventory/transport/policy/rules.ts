@@ -4,18 +4,20 @@ import {
 	applyRule,
 	type AttemptResult,
 	type Failure,
+	type ResultOf,
 	type RuleTable,
 } from '../answers/attemptResult';
 
 /*
  * What each kind of result an attempt can have (answers/attemptResult.ts) leads to: one table per
- * rule, each a RuleTable with a line for every kind, so that the compiler refuses a table that leaves
- * one out. RETRY_WAIT: whether and when the same request is sent again; RATE_OUTCOME: how the rate
- * counts it; FATE: what is known of the request's fate when it was the last.
+ * rule, each with a line for every kind, so that the compiler refuses a table that leaves one out.
+ * RETRY: whether and when the same request is sent again (and how Max Retries' description names what
+ * is retried); RATE_OUTCOME: how the rate counts it; FATE: what is known of the request's fate when it
+ * was the last.
  */
 
 export interface RetryPolicy {
-	/** Retries after the first attempt, for 429, 5xx, network failures and a 409 of a request in flight. */
+	/** Retries after the first attempt, for the results RETRY retries. */
 	maxRetries: number;
 	/** The bound of the first back-off; doubled on each retry, each wait a random time up to its bound. */
 	baseDelayMs: number;
@@ -41,34 +43,53 @@ function backoffBound(policy: RetryPolicy, retry: number): number {
 	return Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retry);
 }
 
-/** The result needs a change, not patience. */
-const final = () => undefined;
+/** A kind of result after which the same request goes again (same key). */
+interface Retried<K extends Failure['kind']> {
+	/** The result as Max Retries' description names what is retried. */
+	after: string;
+	/** How long to wait first, on its `retry` (0 for the first retry); undefined: not this time. */
+	wait: (result: ResultOf<K>, policy: RetryPolicy, retry: number) => number | undefined;
+}
 
-/**
- * How long to wait before the same request goes again (same key) after each kind of result, on its
- * `retry` (0 for the first retry); undefined: the result is final.
- */
-const RETRY_WAIT: RuleTable<number | undefined, Failure['kind'], [RetryPolicy, number]> = {
-	// The server's own wait, else a back-off; a longer one than the policy allows ends the item.
-	rateLimited: ({ retryAfterMs }, policy, retry) => {
-		const waitMs = retryAfterMs ?? backoffDelay(policy, retry);
-		return waitMs <= policy.maxDelayMs ? waitMs : undefined;
+/** The result needs a change, not patience. */
+const FINAL = 'final';
+
+/** Whether and when the same request goes again after each kind of result. */
+const RETRY: { [K in Failure['kind']]: Retried<K> | typeof FINAL } = {
+	rateLimited: {
+		after: 'a rate limit (429)',
+		// The server's own wait, else a back-off; a longer one than the policy allows ends the item.
+		wait: ({ retryAfterMs }, policy, retry) => {
+			const waitMs = retryAfterMs ?? backoffDelay(policy, retry);
+			return waitMs <= policy.maxDelayMs ? waitMs : undefined;
+		},
 	},
-	serverError: (_result, policy, retry) => backoffDelay(policy, retry),
-	// The server is still applying this request: a wait shorter than the bound would only spend a retry
-	// before the work is done (jitter spreads clients that failed together; this one waits for itself).
-	earlierAttemptInFlight: ({ retryAfterMs }, policy, retry) =>
-		Math.min(retryAfterMs ?? backoffBound(policy, retry), policy.maxDelayMs),
-	networkFailure: ({ failure }, policy, retry) =>
-		failure.retryable ? backoffDelay(policy, retry) : undefined,
-	keyInFlight: final,
-	keyReused: final,
-	rejected: final,
-	notTheApi: final,
+	serverError: {
+		after: 'a server failure (5xx)',
+		wait: (_result, policy, retry) => backoffDelay(policy, retry),
+	},
+	networkFailure: {
+		after: 'a network failure',
+		wait: ({ failure }, policy, retry) =>
+			failure.retryable ? backoffDelay(policy, retry) : undefined,
+	},
+	earlierAttemptInFlight: {
+		// Only ever read after an attempt got no answer: the retry of that network failure, still waiting.
+		after: 'a network failure',
+		// The server is still applying this request: a wait shorter than the bound would only spend a
+		// retry before the work is done (jitter spreads clients that failed together; this one waits
+		// for itself).
+		wait: ({ retryAfterMs }, policy, retry) =>
+			Math.min(retryAfterMs ?? backoffBound(policy, retry), policy.maxDelayMs),
+	},
+	keyInFlight: FINAL,
+	keyReused: FINAL,
+	rejected: FINAL,
+	notTheApi: FINAL,
 	// Another address answers for this one: waiting does not change it, and its target is never asked.
-	redirected: final,
+	redirected: FINAL,
 	// The same answer would come again; the item's error says the key replays it.
-	successWithoutData: final,
+	successWithoutData: FINAL,
 };
 
 /**
@@ -81,8 +102,20 @@ export function retryWait(
 	result: Failure,
 ): number | undefined {
 	if (retries >= policy.maxRetries) return undefined;
-	return applyRule(RETRY_WAIT, result, policy, retries);
+	const rule = RETRY[result.kind] as Retried<Failure['kind']> | typeof FINAL;
+	return rule === FINAL ? undefined : rule.wait(result, policy, retries);
 }
+
+/** `a, b or c` */
+const listed = (words: string[]) =>
+	words.length > 1
+		? `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`
+		: words.join('');
+
+/** What is retried, as Max Retries' description says: `a rate limit (429), a server failure (5xx) or a network failure`. */
+export const RETRIED_AFTER = listed([
+	...new Set(Object.values(RETRY).flatMap((rule) => (rule === FINAL ? [] : [rule.after]))),
+]);
 
 const answered = (): AttemptOutcome => 'answered';
 
