@@ -19,6 +19,13 @@ import type { InventoryRequest } from './request';
 import { rateOutcome, retryWait, type RetryPolicy } from './policy/rules';
 import { sendWithCredential, type ApiCall } from './send/sender';
 
+/*
+ * The transport's public face, what the other layers import. sendInventoryRequest runs a write's
+ * attempts: each sent by send/sender.ts (the only code that sends), its result read by answers/,
+ * retried or ended by policy/rules.ts, worded for the user by wording/; credential/ reads the
+ * node's credential (Base URL, token) and tests it.
+ */
+
 export { openConnection, type InventoryConnection } from './credential/connection';
 export { testInventoryCredential } from './credential/checkCredential';
 export { FATE_WORDS } from '../errors/itemFailure';
@@ -87,8 +94,8 @@ async function confirmedFailure(
 
 /**
  * Sends one write with its Idempotency-Key and resolves to the response's `data` object. Whatever the
- * retry policy retries (429, 5xx, network failures, a 409 of an attempt still in flight) is sent again
- * with the same key, so a retry replays instead of duplicating; any other answer fails the item.
+ * retry table retries (policy/rules.ts RETRY) is sent again with the same key, so a retry replays
+ * instead of duplicating; any other answer fails the item.
  * Every wait (a turn, the server's pause, a back-off) ends when n8n cancels the execution: it then
  * rejects with ExecutionStopped and nothing more is sent. `othersWaitForRecord`: another execution
  * waits for the item's record, so its attempts go before the run's other attempts (see
