@@ -14,11 +14,8 @@ import type * as TransportAnswerBody from '../../nodes/Inventory/transport/answe
 import type * as TransportAttemptResult from '../../nodes/Inventory/transport/answers/attemptResult';
 import type * as TransportErrors from '../../nodes/Inventory/transport/wording/itemError';
 import type * as TransportFailureDetails from '../../nodes/Inventory/transport/failureDetails';
-import type * as TransportFate from '../../nodes/Inventory/transport/policy/rules';
 import type * as TransportNetworkFailure from '../../nodes/Inventory/transport/answers/networkFailure';
-import type * as TransportRateOutcome from '../../nodes/Inventory/transport/policy/rules';
-import type * as TransportRetry from '../../nodes/Inventory/transport/policy/rules';
-import type * as TransportRetryAfter from '../../nodes/Inventory/transport/answers/attemptResult';
+import type * as TransportRules from '../../nodes/Inventory/transport/policy/rules';
 import { fromDist } from '../harness/engine';
 
 export const credentialModule = fromDist(
@@ -55,14 +52,6 @@ export const transportNetworkFailure = fromDist(
 	'./nodes/Inventory/transport/answers/networkFailure.js',
 ) as typeof TransportNetworkFailure;
 
-export const transportRateOutcome = fromDist(
-	'./nodes/Inventory/transport/policy/rules.js',
-) as typeof TransportRateOutcome;
-
-export const transportFate = fromDist(
-	'./nodes/Inventory/transport/policy/rules.js',
-) as typeof TransportFate;
-
 export const transportFailureDetails = fromDist(
 	'./nodes/Inventory/transport/failureDetails.js',
 ) as typeof TransportFailureDetails;
@@ -71,13 +60,16 @@ export const transportErrors = fromDist(
 	'./nodes/Inventory/transport/wording/itemError.js',
 ) as typeof TransportErrors;
 
-export const transportRetry = fromDist(
+/** The retry, rate and fate tables: one file, policy/rules.ts. */
+export const transportRules = fromDist(
 	'./nodes/Inventory/transport/policy/rules.js',
-) as typeof TransportRetry;
+) as typeof TransportRules;
+export const transportRetry = transportRules;
+export const transportRateOutcome = transportRules;
+export const transportFate = transportRules;
 
-export const transportRetryAfter = fromDist(
-	'./nodes/Inventory/transport/answers/attemptResult.js',
-) as typeof TransportRetryAfter;
+/** Retry-After is read where an answer is (answers/attemptResult.ts, classifyAnswer). */
+export const transportRetryAfter = transportAttemptResult;
 
 export const transportCredentialTest = fromDist(
 	'./nodes/Inventory/transport/credential/checkCredential.js',
