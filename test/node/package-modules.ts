@@ -13,7 +13,6 @@ import type * as TransportCredentialTest from '../../nodes/Inventory/transport/c
 import type * as TransportAnswerBody from '../../nodes/Inventory/transport/answerBody';
 import type * as TransportAttemptResult from '../../nodes/Inventory/transport/attemptResult';
 import type * as TransportErrors from '../../nodes/Inventory/transport/itemError';
-import type * as TransportFailureDetails from '../../nodes/Inventory/transport/failureDetails';
 import type * as TransportFate from '../../nodes/Inventory/transport/fate';
 import type * as TransportNetworkFailure from '../../nodes/Inventory/transport/networkFailure';
 import type * as TransportRateOutcome from '../../nodes/Inventory/transport/rateOutcome';
@@ -62,10 +61,6 @@ export const transportRateOutcome = fromDist(
 export const transportFate = fromDist(
 	'./nodes/Inventory/transport/fate.js',
 ) as typeof TransportFate;
-
-export const transportFailureDetails = fromDist(
-	'./nodes/Inventory/transport/failureDetails.js',
-) as typeof TransportFailureDetails;
 
 export const transportErrors = fromDist(
 	'./nodes/Inventory/transport/itemError.js',

@@ -1,20 +1,5 @@
+import type { RequestFate } from '../model/itemFailure';
 import { applyRule, type Failure, type RuleTable } from './attemptResult';
-
-/** What is known of a failed request's fate, as the error item reports it. */
-export type RequestFate =
-	/** It never reached the Inventory API (not sent, or sent to a server that is not the API): nothing applied. */
-	| 'notSent'
-	/** The API answered and refused it: nothing applied. */
-	| 'rejected'
-	/** It may have been applied (no answer, a server failure, an attempt still in progress): the same key replays it. */
-	| 'mayHaveBeenApplied';
-
-export const FATE_WORDS: Readonly<Record<RequestFate, string>> = {
-	notSent: 'The request never reached the Inventory API: nothing was applied.',
-	rejected: 'The Inventory API refused the request: nothing was applied.',
-	mayHaveBeenApplied:
-		'The request may have reached the Inventory API and been applied; the same Idempotency-Key replays it instead of applying it twice.',
-};
 
 /**
  * The fate `fate` tells of this attempt, unless an earlier attempt got no answer: that one may have

@@ -26,8 +26,6 @@ import { apiHeaders, type InventoryRequest } from './request';
 import { retryWait, type RetryPolicy } from './retry';
 
 export { openConnection } from './connection';
-export { FATE_WORDS } from './fate';
-export { failureDetailsOf, type FailureDetails } from './failureDetails';
 export type { InventoryRequest } from './request';
 export { type RetryPolicy } from './retry';
 

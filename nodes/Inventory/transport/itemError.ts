@@ -1,12 +1,12 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { ItemFailure } from '../model/itemFailure';
 import { apiMessageOf, boundedText, excerpt, fieldReasons } from './answerBody';
 import { answerWording } from './answerWording';
 import type { AnsweredFailure, Failure, ResultOf } from './attemptResult';
 import { redact } from './connection';
 import { fateOf } from './fate';
-import { withDetails } from './failureDetails';
 import { networkWording } from './networkWording';
 import { redirectTarget } from './redirect';
 import type { InventoryRequest } from './request';
@@ -66,7 +66,7 @@ function answerError(node: INode, token: string, failed: FailedAttempt<AnsweredF
 		httpCode,
 		itemIndex: request.itemIndex,
 	});
-	return withDetails(error, {
+	return new ItemFailure(error, {
 		status: result.statusCode,
 		apiMessage: fromApi ? (reason ?? null) : null,
 		reasons,
@@ -97,7 +97,7 @@ function networkError(
 		{ networkCode: failure.code, message },
 		{ message, description: wording.description, itemIndex: request.itemIndex },
 	);
-	return withDetails(error, {
+	return new ItemFailure(error, {
 		status: null,
 		apiMessage: null,
 		reasons: {},
@@ -107,7 +107,7 @@ function networkError(
 }
 
 /** The item's error for a request whose last attempt failed for good; the token never appears in it. */
-export function itemError(node: INode, token: string, failed: FailedAttempt): NodeApiError {
+export function itemError(node: INode, token: string, failed: FailedAttempt): ItemFailure {
 	const { result } = failed;
 	return result.kind === 'networkFailure'
 		? networkError(node, token, { ...failed, result })
@@ -119,7 +119,7 @@ export function unsendableError(
 	node: INode,
 	request: InventoryRequest,
 	{ field, reason }: { field: string; reason: string },
-): NodeApiError {
+): ItemFailure {
 	const message = ofItem(
 		`The request's ${field} cannot be sent as JSON (${reason}): nothing was sent`,
 		request,
@@ -133,7 +133,7 @@ export function unsendableError(
 			itemIndex: request.itemIndex,
 		},
 	);
-	return withDetails(error, {
+	return new ItemFailure(error, {
 		status: null,
 		apiMessage: null,
 		reasons: { [field]: `cannot be sent as JSON (${reason})` },

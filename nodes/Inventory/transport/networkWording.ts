@@ -1,5 +1,5 @@
 import { isCertificateFailure, type NetworkFailure } from './networkFailure';
-import type { RequestFate } from './fate';
+import type { RequestFate } from '../model/itemFailure';
 import { retriesText, type Wording } from './wording';
 
 /**
