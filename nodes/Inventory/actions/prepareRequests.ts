@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { chooseIdempotencyKey, type KeyBasis } from '../idempotency/keys';
 import { keyReuseWords } from '../idempotency/keyReuse';
-import { keyBasisOf, unkeyedRowsHint } from '../idempotency/rowIdentity';
+import { RowKeys, unkeyedRowsHint } from '../idempotency/rowIdentity';
 import { refuseRowsSharingKey } from '../idempotency/rowsSharingKey';
 import { ItemFailure } from '../model/itemFailure';
 import type { InventoryRequest } from '../transport';
@@ -48,13 +48,14 @@ export function prepareRequests(
 ): PreparedItems {
 	const { keySource, identity } = run;
 	const wordsOfKeyReuse = keyReuseWords(keySource, operation.action);
+	const rowKeys = new RowKeys(context, keySource);
 	const built = items.map((item, itemIndex): PreparedItem => {
 		if (blank.has(itemIndex)) return BLANK;
 		try {
 			const input = new ItemInput(context, itemIndex, run.dateOrder);
 			const { request, keyBasis } = input.checked(() => ({
 				request: operation.buildRequest(input),
-				keyBasis: keyBasisOf(keySource, input, context, item),
+				keyBasis: rowKeys.basisOf(input, item),
 			}));
 			const idempotencyKey = chooseIdempotencyKey(
 				keyBasis,
