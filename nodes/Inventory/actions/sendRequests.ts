@@ -13,7 +13,7 @@ import { isKeyedByData, isRequest, type KeyedRequest, type PreparedItems } from 
 import type { RunSetup } from './runSetup';
 
 /** What sending gave: an output item by item index, the items answered, the failures (without Continue On Fail). */
-interface SentRun {
+interface SentItems {
 	results: INodeExecutionData[];
 	answeredItems: number[];
 	answeredKeys: AnsweredKeys;
@@ -31,9 +31,9 @@ async function sendInRecordOrder(
 	context: IExecuteFunctions,
 	{ byItem }: PreparedItems,
 	run: RunSetup,
-): Promise<SentRun> {
+): Promise<SentItems> {
 	const share = joinServerController(context, run.connection, run.concurrency);
-	const sent: SentRun = {
+	const sent: SentItems = {
 		results: new Array(byItem.length),
 		answeredItems: [],
 		failures: [],
@@ -89,7 +89,7 @@ async function sendInRecordOrder(
  * it answers: its item and, keyed by the row, its key values (no Merge needed to find the row).
  */
 function addRepeatChecks(
-	{ results, answeredItems, answeredKeys }: SentRun,
+	{ results, answeredItems, answeredKeys }: SentItems,
 	{ byItem }: PreparedItems,
 	run: RunSetup,
 ): void {
