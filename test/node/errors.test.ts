@@ -151,7 +151,7 @@ describe('API errors become NodeApiErrors a user can act on', () => {
 					itemIndex: 3,
 					itemTag: '[item 3]',
 					permission: 'assets:todos',
-					recordLabel: 'Asset 1',
+					record: { kind: 'asset', id: 1 },
 				},
 				retries: 0,
 				result,

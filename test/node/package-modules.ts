@@ -13,7 +13,6 @@ import type * as TransportCredentialTest from '../../nodes/Inventory/transport/c
 import type * as TransportAnswerBody from '../../nodes/Inventory/transport/answers/answerBody';
 import type * as TransportAttemptResult from '../../nodes/Inventory/transport/answers/attemptResult';
 import type * as TransportErrors from '../../nodes/Inventory/transport/wording/itemError';
-import type * as TransportFailureDetails from '../../nodes/Inventory/transport/failureDetails';
 import type * as TransportNetworkFailure from '../../nodes/Inventory/transport/answers/networkFailure';
 import type * as TransportRules from '../../nodes/Inventory/transport/policy/rules';
 import { fromDist } from '../harness/engine';
@@ -51,10 +50,6 @@ export const transportAttemptResult = fromDist(
 export const transportNetworkFailure = fromDist(
 	'./nodes/Inventory/transport/answers/networkFailure.js',
 ) as typeof TransportNetworkFailure;
-
-export const transportFailureDetails = fromDist(
-	'./nodes/Inventory/transport/failureDetails.js',
-) as typeof TransportFailureDetails;
 
 export const transportErrors = fromDist(
 	'./nodes/Inventory/transport/wording/itemError.js',

@@ -15,6 +15,10 @@ const { RecordLocks } = fromDist(
 
 type Locks = InstanceType<typeof RecordLocks>;
 
+/** The tests name records by letter (`X`); the scheduler takes them as the node's records. */
+const ASSETS: Record<string, number> = { X: 1001, Y: 1002, Z: 1003 };
+const recordNamed = (name: string) => ({ kind: 'asset' as const, id: ASSETS[name] });
+
 /** A run whose items' work the test finishes by hand; `started` lists `<run>:<item>` in start order. */
 function controlledRun(
 	name: string,
@@ -31,7 +35,7 @@ function controlledRun(
 	const awaitedOf = new Map<number, () => boolean>();
 	let finished = false;
 	const done = runInRecordOrder({
-		records,
+		records: records.map((name) => (name === undefined ? undefined : recordNamed(name))),
 		maxActive: options.maxActive ?? 10,
 		stopAfterFailure: options.stopAfterFailure ?? true,
 		locks: options.locks,
@@ -63,7 +67,7 @@ function controlledRun(
 function expectFree(locks: Locks, records: string[]): void {
 	expect(locks.someoneWaits).toBe(false);
 	for (const record of records) {
-		const ticket = locks.take(record, () => {});
+		const ticket = locks.take(recordNamed(record), () => {});
 		expect([record, ticket.held]).toEqual([record, true]);
 		ticket.release();
 	}

@@ -633,9 +633,9 @@ describe('ServerControllers: one per base URL and credential in the process', ()
 		let now = 0;
 		const controllers = new ServerControllers(() => now);
 		const idle = controllers.controllerFor(connection, logger);
-		idle.openRun(fixed, logger).close();
+		idle.join(fixed, logger).close();
 		const busy = controllers.controllerFor({ ...connection, token: 'inv_busy' }, logger);
-		const open = busy.openRun(fixed, logger);
+		const open = busy.join(fixed, logger);
 
 		const busyLookup = { ...connection, token: 'inv_busy' };
 
@@ -675,10 +675,10 @@ describe('ServerControllers: one per base URL and credential in the process', ()
 		const { logger, lines } = captureLogger();
 		const controllers = new ServerControllers();
 		const controller = controllers.controllerFor(connection, logger);
-		const automaticRun = controller.openRun({ mode: 'automatic', maxInFlight: 8 }, logger);
-		const fixedRun = controller.openRun(fixed, logger);
+		const automaticRun = controller.join({ mode: 'automatic', maxInFlight: 8 }, logger);
+		const fixedRun = controller.join(fixed, logger);
 		expect([automaticRun.maxActive, fixedRun.maxActive]).toEqual([16, 5]);
-		expect(fixedRun.records).toBe(automaticRun.records);
+		expect(fixedRun.recordLocks).toBe(automaticRun.recordLocks);
 
 		const sendNumber = await automaticRun.throttle.acquire();
 		automaticRun.throttle.release(sendNumber, 'throttled');

@@ -28,7 +28,7 @@ const root = packageRoot();
 
 /** Each resource's operations map, as the router reads it. */
 const routedOperations = (
-	fromDist('./nodes/Inventory/actions/runSetup.js') as { operations: Record<string, object> }
+	fromDist('./nodes/Inventory/actions/router.js') as { operations: Record<string, object> }
 ).operations;
 
 /** The Operation dropdown of each resource. */
@@ -133,17 +133,8 @@ function literalOf(parameter: INodeProperties): Literal | undefined {
 describe("the form as n8n's lint reads it", () => {
 	test('every parameter the editor shows is a literal the lint recognises, with the texts shown', () => {
 		const unseen = parameters.filter((parameter) => !literalOf(parameter));
-		const share = (parameters.length - unseen.length) / parameters.length;
+		expect(parameters.length).toBeGreaterThan(0);
 		expect(unseen.map(({ name, displayName }) => `${name} (${displayName})`)).toEqual([]);
-		expect(share).toBeGreaterThanOrEqual(0.9);
-		// The figure: the form's parameters (each place the editor shows one; distinct declarations) and
-		// how many of them n8n's lint reads.
-		const declared = new Set(parameters.map((parameter) => literalOf(parameter)));
-		expect({
-			shown: parameters.length,
-			readByLint: parameters.length - unseen.length,
-			declarations: declared.size,
-		}).toEqual({ shown: 51, readByLint: 51, declarations: 44 });
 	});
 
 	test('collections list their fields, and option lists their options, by name (as the lint asks of inline lists)', () => {

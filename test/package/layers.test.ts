@@ -16,7 +16,7 @@ const LAYERS: Readonly<Record<string, number>> = {
 	values: 2,
 	transport: 2,
 	scheduling: 1,
-	errors: 0,
+	model: 0,
 };
 
 /** A file's folder: the first folder under nodes/Inventory, `.` for the node file. */

@@ -13,7 +13,6 @@ import {
 	transportAttemptResult,
 	transportConnection,
 	transportErrors,
-	transportFailureDetails,
 	transportFate,
 	transportRateOutcome,
 	transportRetry,
@@ -23,7 +22,6 @@ const { apiErrorBody, bodyKind, fieldReasons } = transportAnswerBody;
 const { classifyAnswer, isGatewayStatus } = transportAttemptResult;
 const { fateOf } = transportFate;
 const { itemError } = transportErrors;
-const { failureDetailsOf } = transportFailureDetails;
 const { normalizeBaseUrl, isHttpAddress } = transportConnection;
 const { retryWait } = transportRetry;
 const { rateOutcome } = transportRateOutcome;
@@ -252,9 +250,9 @@ describe("a 422's per-field reasons", () => {
 			itemIndex: 0,
 			itemTag: '[item 0]',
 			permission: 'assets:lifecycle',
-			recordLabel: 'Asset 1001',
+			record: { kind: 'asset', id: 1001 },
 		};
-		const error = itemError(node, token, {
+		const failure = itemError(node, token, {
 			request,
 			retries: 0,
 			result: failedAnswer({
@@ -267,8 +265,8 @@ describe("a 422's per-field reasons", () => {
 			baseUrl: '',
 			concurrencyOption: 'Max Automatic Concurrency',
 		});
-		expect(error.description).toBe('Fields with problems: field_values.5: not [redacted]');
-		expect(failureDetailsOf(error)).toEqual({
+		expect(failure.error.description).toBe('Fields with problems: field_values.5: not [redacted]');
+		expect(failure.details).toEqual({
 			status: 422,
 			apiMessage: 'The given data was invalid.',
 			reasons: { 'field_values.5': 'not [redacted]' },

@@ -115,12 +115,12 @@ describe("the item's error says what is known of the request's fate", () => {
 		itemIndex: 2,
 		itemTag: '[item 2]',
 		permission: 'assets:todos',
-		recordLabel: 'Asset 1001',
+		record: { kind: 'asset', id: 1001 },
 	};
 	const baseUrl = 'https://inventory.example.com';
 
 	function wording(error: Error, retries: number) {
-		const caught = itemError(node, token, {
+		const { error: caught } = itemError(node, token, {
 			request,
 			retries,
 			result: classifyNoAnswer(error),

@@ -23,11 +23,18 @@ export const assetId = field({
 	check: RECORD_ID,
 });
 
-/**
- * An asset as messages name it: also what runs the items of one asset one after another, so that
- * every operation on assets must name it alike.
- */
-export const assetLabel = (asset: unknown): string => `Asset ${String(asset)}`;
+export const subscriptionId = field({
+	property: {
+		displayName: 'Subscription ID',
+		name: 'subscriptionId',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. 310',
+		description: 'Numeric ID of the subscription in your organization',
+	},
+	check: RECORD_ID,
+});
 
 export const eventDate = field({
 	property: {

@@ -5,7 +5,7 @@ import type { ItemInput } from '../values/itemInput';
 import type { InventoryRequest } from '../transport';
 
 /** What an operation builds for one item; the router adds the item index and the Idempotency-Key. */
-export type PreparedRequest = Omit<InventoryRequest, 'idempotencyKey' | 'itemIndex' | 'itemTag'>;
+export type BuiltRequest = Omit<InventoryRequest, 'idempotencyKey' | 'itemIndex' | 'itemTag'>;
 
 /**
  * One operation: its form, what its action is (beside its record and row: what tells two of them on
@@ -15,5 +15,5 @@ export type PreparedRequest = Omit<InventoryRequest, 'idempotencyKey' | 'itemInd
 export interface InventoryOperation {
 	description: INodeProperties[];
 	action: ActionKind;
-	buildRequest(input: ItemInput): PreparedRequest;
+	buildRequest(input: ItemInput): BuiltRequest;
 }

@@ -1,9 +1,17 @@
-import { NodeOperationError, type IDataObject, type INode, type NodeApiError } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INode,
+	type INodeExecutionData,
+	type NodeApiError,
+} from 'n8n-workflow';
 
-import { failureDetailsOf, FATE_WORDS, type FailureDetails } from '../transport';
-import { checkReasonsOf } from '../values/itemInput';
+import { FATE_WORDS, type ItemFailure } from '../model/itemFailure';
 import { LISTED_ITEMS, listedFirst } from '../values/listedFirst';
-import { isKeyedByData, type KeyedRequest } from './prepareRequests';
+import { BLANK, isKeyedByData, type KeyedRequest, type PreparedItems } from './prepareRequests';
+import type { RunSetup } from './runSetup';
+import { toolRefusal } from './toolRefusal';
 
 /**
  * The json of a failed item's error item. n8n (from 2.36) routes an item to the error output when its
@@ -12,15 +20,7 @@ import { isKeyedByData, type KeyedRequest } from './prepareRequests';
  * `details`. n8n before 2.36 routes only an item whose json is `{ error }` alone: there these
  * items go to the success output.
  */
-export function errorItemJson(error: NodeApiError | NodeOperationError): IDataObject {
-	const details: FailureDetails = failureDetailsOf(error) ?? {
-		// Not made by the transport: the item's input failed its checks before anything was sent.
-		status: null,
-		apiMessage: null,
-		reasons: checkReasonsOf(error) ?? {},
-		fate: 'notSent',
-		idempotencyKey: null,
-	};
+export function errorItemJson({ error, details }: ItemFailure): IDataObject {
 	return {
 		error: error.message,
 		details: {
@@ -58,14 +58,14 @@ export function dryRunItemJson(request: KeyedRequest, baseUrl: string): IDataObj
  */
 export function checksFailure(
 	node: INode,
-	failures: Array<{ itemIndex: number; error: NodeApiError | NodeOperationError }>,
+	failures: PreparedItems['failures'],
 	itemCount: number,
 	dryRun: boolean,
 ): NodeApiError | NodeOperationError {
 	const [first] = failures;
-	if (itemCount === 1 && !dryRun) return first.error;
+	if (itemCount === 1 && !dryRun) return first.failure.error;
 	const listed = listedFirst(
-		failures.map(({ error }) => error.message),
+		failures.map(({ failure }) => failure.message),
 		LISTED_ITEMS,
 		'; ',
 	);
@@ -77,9 +77,38 @@ export function checksFailure(
 	const next = dryRun
 		? 'Set On Error to "Continue (using error output)" to get every failing item with its reasons.'
 		: 'Correct them and run again, or set On Error to "Continue (using error output)" to send the items that pass and get every failing item, with its reasons, on the error output.';
-	return new NodeOperationError(node, `${summary}. ${firstNamed}${first.error.message}`, {
+	return new NodeOperationError(node, `${summary}. ${firstNamed}${first.failure.message}`, {
 		itemIndex: first.itemIndex,
 		description: `Nothing was sent. ${listed}. ${next}`,
+	});
+}
+
+/**
+ * Without Continue On Fail, an item that fails its checks stops the run before anything is sent (a
+ * dry run's too): one error listing the failing items, or, to a tool call, the refusal its model
+ * reads.
+ */
+export function stopOnFailedChecks(
+	context: IExecuteFunctions,
+	{ failures }: PreparedItems,
+	run: RunSetup,
+	itemCount: number,
+): void {
+	if (failures.length === 0 || context.continueOnFail()) return;
+	throw run.asTool && !run.dryRun
+		? toolRefusal(context, failures[0])
+		: checksFailure(context.getNode(), failures, itemCount, run.dryRun);
+}
+
+/** A dry run outputs, for each item, the request it would send or why it fails; blank rows none. */
+export function dryRunOutput({ byItem }: PreparedItems, run: RunSetup): INodeExecutionData[] {
+	return byItem.flatMap((prepared, itemIndex) => {
+		if (prepared === BLANK) return [];
+		const json =
+			prepared instanceof Error
+				? errorItemJson(prepared)
+				: dryRunItemJson(prepared, run.connection.baseUrl);
+		return [{ json, pairedItem: { item: itemIndex } }];
 	});
 }
 

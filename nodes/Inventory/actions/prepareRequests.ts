@@ -1,16 +1,12 @@
-import type {
-	IExecuteFunctions,
-	INodeExecutionData,
-	NodeApiError,
-	NodeOperationError,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { chooseIdempotencyKey, type KeyBasis } from '../idempotency/keys';
 import { keyReuseWords } from '../idempotency/keyReuse';
-import { keyBasisOf, unkeyedRowsHint } from '../idempotency/rowIdentity';
+import { RowKeys, unkeyedRowsHint } from '../idempotency/rowIdentity';
 import { refuseRowsSharingKey } from '../idempotency/rowsSharingKey';
+import { ItemFailure } from '../model/itemFailure';
 import type { InventoryRequest } from '../transport';
-import { ItemInput } from '../values/itemInput';
+import { asItemFailure, ItemInput } from '../values/itemInput';
 import type { InventoryOperation } from './node.type';
 import { outputPaneHint, type RunSetup } from './runSetup';
 
@@ -20,21 +16,21 @@ export const BLANK = 'blank';
 /** An item's request with what its key was made of: the row's identity, the call, or the execution. */
 export type KeyedRequest = InventoryRequest & { keyBasis: KeyBasis };
 
-/** An item's request, its failed checks, or BLANK. */
-export type Prepared = KeyedRequest | NodeOperationError | NodeApiError | typeof BLANK;
+/** An item prepared: its request, its failure, or BLANK. */
+export type PreparedItem = KeyedRequest | ItemFailure | typeof BLANK;
 
-export const isRequest = (prepared: Prepared): prepared is KeyedRequest =>
-	prepared !== BLANK && !(prepared instanceof Error);
+export const isRequest = (prepared: PreparedItem): prepared is KeyedRequest =>
+	prepared !== BLANK && !(prepared instanceof ItemFailure);
 
 /** Keyed by the row's data or the call's arguments: a new run sends the same key. */
 export const isKeyedByData = (request: KeyedRequest): boolean =>
 	request.keyBasis.kind !== 'execution';
 
-/** Every item's request, by item index, and the items that failed their checks. */
-export interface PreparedRun {
-	requests: Prepared[];
+/** Every item prepared, by item index, and the items that failed their checks. */
+export interface PreparedItems {
+	byItem: PreparedItem[];
 	/** The items that failed their checks, in item order. */
-	failures: Array<{ itemIndex: number; error: NodeApiError | NodeOperationError }>;
+	failures: Array<{ itemIndex: number; failure: ItemFailure }>;
 }
 
 /**
@@ -49,16 +45,17 @@ export function prepareRequests(
 	operation: InventoryOperation,
 	run: RunSetup,
 	blank: Set<number>,
-): PreparedRun {
+): PreparedItems {
 	const { keySource, identity } = run;
 	const wordsOfKeyReuse = keyReuseWords(keySource, operation.action);
-	const built = items.map((item, itemIndex): Prepared => {
+	const rowKeys = new RowKeys(context, keySource);
+	const built = items.map((item, itemIndex): PreparedItem => {
 		if (blank.has(itemIndex)) return BLANK;
 		try {
-			const input = new ItemInput(context, itemIndex);
+			const input = new ItemInput(context, itemIndex, run.dateOrder);
 			const { request, keyBasis } = input.checked(() => ({
 				request: operation.buildRequest(input),
-				keyBasis: keyBasisOf(keySource, input, context, item),
+				keyBasis: rowKeys.basisOf(input, item),
 			}));
 			const idempotencyKey = chooseIdempotencyKey(
 				keyBasis,
@@ -67,7 +64,7 @@ export function prepareRequests(
 				operation.action,
 			);
 			const rowName = keyBasis.kind === 'row' ? keyBasis.row.name : '';
-			const whenKeyReused = () => wordsOfKeyReuse(idempotencyKey, request.recordLabel, rowName);
+			const whenKeyReused = () => wordsOfKeyReuse(idempotencyKey, request.record, rowName);
 			return {
 				...request,
 				itemIndex,
@@ -77,19 +74,21 @@ export function prepareRequests(
 				keyBasis,
 			};
 		} catch (caught) {
-			return run.asNodeError(caught, itemIndex);
+			return asItemFailure(context.getNode(), caught, itemIndex);
 		}
 	});
 	hintWhenRowsAreUnkeyed(context, run, items, blank);
-	const sharingKey = refuseRowsSharingKey(context, keySource, items, built.filter(isRequest));
-	const requests = built.map(
-		(request, itemIndex) =>
-			(sharingKey.get(itemIndex) as NodeOperationError | undefined) ?? request,
+	const sharingKey = refuseRowsSharingKey(
+		context.getNode(),
+		keySource,
+		items,
+		built.filter(isRequest),
 	);
+	const byItem = built.map((prepared, itemIndex) => sharingKey.get(itemIndex) ?? prepared);
 	return {
-		requests,
-		failures: requests.flatMap((request, itemIndex) =>
-			request instanceof Error ? [{ itemIndex, error: request }] : [],
+		byItem,
+		failures: byItem.flatMap((prepared, itemIndex) =>
+			prepared instanceof ItemFailure ? [{ itemIndex, failure: prepared }] : [],
 		),
 	};
 }

@@ -1,5 +1,4 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { runIdentity, type RunIdentity } from '../idempotency/keys';
 import { readKeySource, type KeySource } from '../idempotency/keySource';
@@ -7,35 +6,10 @@ import { isToolVariant } from '../idempotency/toolMode';
 import type { ConcurrencySetting } from '../scheduling/controller';
 import { openConnection, type InventoryConnection, type RetryPolicy } from '../transport';
 import { blankRows, blankRowsHint } from '../values/blankRow';
-import { ItemInput } from '../values/itemInput';
-import * as asset from './asset/Asset.resource';
-import type { InventoryOperation } from './node.type';
+import type { DateOrder } from '../values/dateReading';
+import { dateOrderOption } from '../values/dateOrder';
+import { ItemInput, type RunDateOrder } from '../values/itemInput';
 import { readRunOptions } from './options.description';
-import * as subscription from './subscription/Subscription.resource';
-
-/** Each resource's operations by their value in its Operation dropdown (test/package/form.test.ts holds the two together). */
-export const operations: Record<string, Record<string, InventoryOperation>> = {
-	asset: asset.operations,
-	subscription: subscription.operations,
-};
-
-/** A map's own entry; a name such as "toString" is no entry. */
-const ownEntry = <T>(map: Partial<Record<string, T>> | undefined, name: string): T | undefined =>
-	map && Object.hasOwn(map, name) ? map[name] : undefined;
-
-/** The operation the node's Resource and Operation choose; refused when the map does not know it. */
-export function chosenOperation(context: IExecuteFunctions): InventoryOperation {
-	const resource = context.getNodeParameter('resource', 0) as string;
-	const operationName = context.getNodeParameter('operation', 0) as string;
-	// The parameters may hold values the map does not know (an older workflow, a typo in JSON).
-	const operation = ownEntry<InventoryOperation>(ownEntry(operations, resource), operationName);
-	if (!operation)
-		throw new NodeOperationError(
-			context.getNode(),
-			`The operation "${operationName}" of resource "${resource}" is not supported`,
-		);
-	return operation;
-}
 
 /** What one run of the node reads once: its settings, its credential and its identity. */
 export interface RunSetup {
@@ -47,18 +21,18 @@ export interface RunSetup {
 	concurrency: ConcurrencySetting;
 	identity: RunIdentity;
 	dryRun: boolean;
-	/** A thrown value as the node's error, naming the item. */
-	asNodeError(caught: unknown, itemIndex: number): NodeApiError | NodeOperationError;
+	/** Options → Date Order, read once, when a date first needs it. */
+	dateOrder: RunDateOrder;
 }
 
-export async function openRun(context: IExecuteFunctions): Promise<RunSetup> {
+/** The run's setup; a run option the first item refuses throws that item's failure. */
+export async function readRunSetup(context: IExecuteFunctions): Promise<RunSetup> {
 	const asTool = isToolVariant(context);
 	// What counts as the same action; an expression typed as fixed text stops the run before any send.
 	const keySource = readKeySource(context, asTool);
 	const connection = await openConnection(context);
-	const firstItem = new ItemInput(context, 0);
+	const firstItem = new ItemInput(context, 0, noDateOrder);
 	const { policy, concurrency, dryRun } = firstItem.checked(() => readRunOptions(firstItem));
-	const node = context.getNode();
 	return {
 		asTool,
 		keySource,
@@ -67,10 +41,28 @@ export async function openRun(context: IExecuteFunctions): Promise<RunSetup> {
 		concurrency,
 		identity: runIdentity(context),
 		dryRun,
-		asNodeError: (caught, itemIndex) =>
-			caught instanceof NodeApiError || caught instanceof NodeOperationError
-				? caught
-				: new NodeOperationError(node, caught as Error, { itemIndex }),
+		dateOrder: readOnceWhenNeeded(context),
+	};
+}
+
+/** The run options are no dates: reading them needs no Date Order. */
+const noDateOrder: RunDateOrder = () => undefined;
+
+/**
+ * Options → Date Order, read from the first item the first time a date needs it: a run without
+ * dates whose day and month could be either never reads it (nor fails on it). A refusal is not
+ * kept: each item that needs the order fails with it.
+ */
+function readOnceWhenNeeded(context: IExecuteFunctions): RunDateOrder {
+	let read: { dateOrder: DateOrder | undefined } | undefined;
+	return () => {
+		if (!read) {
+			const first = new ItemInput(context, 0, noDateOrder);
+			read = {
+				dateOrder: first.checked(() => first.option(dateOrderOption)) as DateOrder | undefined,
+			};
+		}
+		return read.dateOrder;
 	};
 }
 

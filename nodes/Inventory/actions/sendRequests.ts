@@ -1,27 +1,24 @@
-import type {
-	IExecuteFunctions,
-	INodeExecutionData,
-	NodeApiError,
-	NodeOperationError,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { AnsweredKeys, REPEAT_CHECK_FIELD } from '../idempotency/answeredKeys';
 import { withOtherFailures, withRunSummary } from '../idempotency/runSummary';
+import type { ItemFailure } from '../model/itemFailure';
 import { ExecutionStopped } from '../scheduling/cancel';
-import { openSendingRun } from '../scheduling/controller';
+import { joinServerController } from '../scheduling/controller';
 import { runInRecordOrder } from '../scheduling/recordOrder';
 import { sendInventoryRequest } from '../transport';
+import { asItemFailure } from '../values/itemInput';
 import { compactForAgent, errorItemJson } from './outcomeItems';
-import { isKeyedByData, isRequest, type KeyedRequest, type PreparedRun } from './prepareRequests';
+import { isKeyedByData, isRequest, type KeyedRequest, type PreparedItems } from './prepareRequests';
 import type { RunSetup } from './runSetup';
 
 /** What sending gave: an output item by item index, the items answered, the failures (without Continue On Fail). */
-interface SentRun {
+interface SentItems {
 	results: INodeExecutionData[];
 	answeredItems: number[];
 	answeredKeys: AnsweredKeys;
 	/** Every item that failed, the first stopping what was not yet sent (others were already under way). */
-	failures: Array<{ index: number; error: NodeApiError | NodeOperationError }>;
+	failures: Array<{ index: number; failure: ItemFailure }>;
 }
 
 /**
@@ -32,12 +29,12 @@ interface SentRun {
  */
 async function sendInRecordOrder(
 	context: IExecuteFunctions,
-	{ requests }: PreparedRun,
+	{ byItem }: PreparedItems,
 	run: RunSetup,
-): Promise<SentRun> {
-	const sendingRun = openSendingRun(context, run.connection, run.concurrency);
-	const sent: SentRun = {
-		results: new Array(requests.length),
+): Promise<SentItems> {
+	const share = joinServerController(context, run.connection, run.concurrency);
+	const sent: SentItems = {
+		results: new Array(byItem.length),
 		answeredItems: [],
 		failures: [],
 		// The output says whether the API recorded a row now or replayed it.
@@ -48,14 +45,14 @@ async function sendInRecordOrder(
 		pairedItem: { item: itemIndex },
 	});
 	await runInRecordOrder({
-		records: requests.map((request) => (isRequest(request) ? request.recordLabel : undefined)),
-		maxActive: sendingRun.maxActive,
-		locks: sendingRun.records,
+		records: byItem.map((prepared) => (isRequest(prepared) ? prepared.record : undefined)),
+		maxActive: share.maxActive,
+		locks: share.recordLocks,
 		stopAfterFailure: !context.continueOnFail(),
 		signal: context.getExecutionCancelSignal?.(),
 		work: async (itemIndex, othersWaitForRecord) => {
 			try {
-				const request = requests[itemIndex];
+				const request = byItem[itemIndex];
 				if (request instanceof Error) throw request;
 				if (!isRequest(request)) return true;
 				const data = await sendInventoryRequest.call(
@@ -63,7 +60,7 @@ async function sendInRecordOrder(
 					request,
 					run.connection,
 					run.policy,
-					sendingRun.throttle,
+					share.throttle,
 					othersWaitForRecord,
 				);
 				sent.answeredItems.push(itemIndex);
@@ -71,16 +68,16 @@ async function sendInRecordOrder(
 				sent.results[itemIndex] = itemOf(itemIndex, run.asTool ? compactForAgent(data) : data);
 				return true;
 			} catch (caught) {
-				const error = run.asNodeError(caught, itemIndex);
+				const failure = asItemFailure(context.getNode(), caught, itemIndex);
 				// Routed to the error output, where n8n adds the input item's fields (see errorItemJson);
 				// the message names the field or record and the item.
 				if (context.continueOnFail())
-					sent.results[itemIndex] = itemOf(itemIndex, errorItemJson(error));
-				else sent.failures.push({ index: itemIndex, error });
+					sent.results[itemIndex] = itemOf(itemIndex, errorItemJson(failure));
+				else sent.failures.push({ index: itemIndex, failure });
 				return false;
 			}
 		},
-	}).finally(() => sendingRun.close());
+	}).finally(() => share.close());
 	await sent.answeredKeys.settle();
 	sent.answeredItems.sort((a, b) => a - b);
 	sent.failures.sort((a, b) => a.index - b.index);
@@ -92,12 +89,12 @@ async function sendInRecordOrder(
  * it answers: its item and, keyed by the row, its key values (no Merge needed to find the row).
  */
 function addRepeatChecks(
-	{ results, answeredItems, answeredKeys }: SentRun,
-	prepared: PreparedRun,
+	{ results, answeredItems, answeredKeys }: SentItems,
+	{ byItem }: PreparedItems,
 	run: RunSetup,
 ): void {
 	for (const index of answeredItems) {
-		const request = prepared.requests[index] as KeyedRequest;
+		const request = byItem[index] as KeyedRequest;
 		const { keyBasis } = request;
 		results[index].json[REPEAT_CHECK_FIELD] = {
 			...answeredKeys.check(index, request.idempotencyKey),
@@ -114,7 +111,7 @@ function addRepeatChecks(
  */
 export async function sendAndCollect(
 	context: IExecuteFunctions,
-	prepared: PreparedRun,
+	prepared: PreparedItems,
 	run: RunSetup,
 	blank: Set<number>,
 ): Promise<INodeExecutionData[]> {
@@ -125,11 +122,11 @@ export async function sendAndCollect(
 	if (first)
 		throw withRunSummary(
 			withOtherFailures(
-				first.error,
-				others.map(({ error }) => error),
+				first.failure.error,
+				others.map(({ failure }) => failure.error),
 			),
 			sent.answeredItems,
-			sent.answeredItems.every((index) => isKeyedByData(prepared.requests[index] as KeyedRequest)),
+			sent.answeredItems.every((index) => isKeyedByData(prepared.byItem[index] as KeyedRequest)),
 			sent.answeredKeys.counts(),
 		);
 	return sent.results.filter((_, itemIndex) => !blank.has(itemIndex));

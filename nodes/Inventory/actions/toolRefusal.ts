@@ -1,7 +1,7 @@
 import { NodeOperationError, type IExecuteFunctions, type NodeApiError } from 'n8n-workflow';
 
+import type { FailedCheck, ItemFailure } from '../model/itemFailure';
 import type { Check } from '../values/checks';
-import { failedChecksOf, type FailedCheck } from '../values/itemInput';
 
 /** The first `$fromAI('key', …)` of a parameter's saved value, anywhere in the node's parameters. */
 function argumentOf(parameters: unknown, parameter: string): string | undefined {
@@ -17,14 +17,14 @@ function argumentOf(parameters: unknown, parameter: string): string | undefined 
 	return undefined;
 }
 
-/** What a model sends instead, by the kind of value a parameter takes. */
-const ACCEPTED: Partial<Record<Check['kind'], string>> = {
+/** What a model sends instead, by the kind of value a parameter takes (a Check's kind). */
+const ACCEPTED: Partial<Record<string, string>> = {
 	date: 'Send the date as YYYY-MM-DD, e.g. 2026-11-20.',
 	timestamp:
 		'Send the date as YYYY-MM-DD, e.g. 2026-11-20, or a date and time as 2026-11-20T14:30:00.',
 	amount: 'Send a number of at most two decimal places, e.g. 1249.99.',
 	recordId: 'Send the numeric ID, e.g. 1001.',
-};
+} satisfies Partial<Record<Check['kind'], string>>;
 
 /**
  * `must have at most two decimal places, got 189.999: round it in the expression, …` → the problem
@@ -44,11 +44,10 @@ function problemWithoutFix(problem: string): string {
  */
 export function toolRefusal(
 	context: IExecuteFunctions,
-	{ itemIndex, error }: { itemIndex: number; error: NodeApiError | NodeOperationError },
+	{ itemIndex, failure: { error, checks } }: { itemIndex: number; failure: ItemFailure },
 ): NodeApiError | NodeOperationError {
-	const failed = failedChecksOf(error);
-	if (!failed) return error;
-	const refused = failed.map((check) => refusedValue(context, check));
+	if (checks.length === 0) return error;
+	const refused = checks.map((check) => refusedValue(context, check));
 	// Every refused value is named; one the model does not give is the workflow's to fix.
 	const ofWorkflow = refused.filter(({ argument }) => argument === undefined);
 	const message =
@@ -70,16 +69,13 @@ export function toolRefusal(
 /** One refused value as a model reads it: its argument (none when fixed), the problem, what is accepted. */
 function refusedValue(
 	context: IExecuteFunctions,
-	{ subject, problem }: FailedCheck,
+	{ label, parameter, checkKind, problem }: FailedCheck,
 ): { argument?: string; what: string; accepted?: string } {
 	const argument =
-		subject.parameter === undefined
-			? undefined
-			: argumentOf(context.getNode().parameters, subject.parameter);
-	const kind = 'check' in subject ? (subject.check as Check).kind : undefined;
+		parameter === undefined ? undefined : argumentOf(context.getNode().parameters, parameter);
 	return {
 		argument,
-		what: `${subject.label} ${problemWithoutFix(problem)}`,
-		accepted: kind === undefined ? undefined : ACCEPTED[kind],
+		what: `${label} ${problemWithoutFix(problem)}`,
+		accepted: checkKind === undefined ? undefined : ACCEPTED[checkKind],
 	};
 }

@@ -1,3 +1,4 @@
+import { recordLabel, type InventoryRecord } from '../model/record';
 import type { Wording } from '../transport';
 import type { ActionKind } from './keys';
 import type { KeySource } from './keySource';
@@ -28,7 +29,7 @@ function keyParts(kind: ActionKind): string {
 export function keyReuseWords(
 	source: KeySource,
 	kind: ActionKind,
-): (key: string, recordLabel: string, rowName: string) => Wording | undefined {
+): (key: string, record: InventoryRecord, rowName: string) => Wording | undefined {
 	if (source.basis !== 'columns' && source.basis !== 'expression') return () => undefined;
 	const noun = withoutArticle(kind.noun);
 	const ownIdentity =
@@ -37,8 +38,8 @@ export function keyReuseWords(
 			: 'add a part that tells the two apart (e.g. a revision) to the Row Key';
 	const otherName =
 		kind.distinguishedBy === undefined ? '' : `, or give it another ${kind.distinguishedBy}`;
-	return (key, recordLabel, rowName) => ({
-		message: `${capitalized(kind.noun)} for this row on ${recordLabel} was booked before with other values, and the Inventory API keeps that booking (409)`,
-		description: `If the row was corrected after it was booked, correct the ${noun} in Inventory: the API does not change a booking. If this is another ${noun} for the same row, give it an identity of its own: ${ownIdentity}${otherName}. The Idempotency-Key ${key} is made of ${keyParts(kind)} (${rowName}); the node's name and the workflow play no part, so any workflow that books this row on ${recordLabel} sends it.`,
+	return (key, record, rowName) => ({
+		message: `${capitalized(kind.noun)} for this row on ${recordLabel(record)} was booked before with other values, and the Inventory API keeps that booking (409)`,
+		description: `If the row was corrected after it was booked, correct the ${noun} in Inventory: the API does not change a booking. If this is another ${noun} for the same row, give it an identity of its own: ${ownIdentity}${otherName}. The Idempotency-Key ${key} is made of ${keyParts(kind)} (${rowName}); the node's name and the workflow play no part, so any workflow that books this row on ${recordLabel(record)} sends it.`,
 	});
 }

@@ -56,8 +56,6 @@ export interface KeySource {
 	basis: 'columns' | 'expression' | 'call' | 'execution';
 	/** The columns of "Each Row Once, Keyed by Columns". */
 	columns: string[];
-	/** For a key column missing from the input: the earlier node found to have it, or null (asked once per run). */
-	earlierNodeOf?: Map<string, string | null>;
 }
 
 /** Reads the node's choice once per run; refuses an expression typed as fixed text. */

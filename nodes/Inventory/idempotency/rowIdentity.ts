@@ -58,52 +58,14 @@ function earlierNodeExpression(node: string, column: string): string {
 	return `{{ $(${jsStringLiteral(node)}).item.json${path} }}`;
 }
 
-/**
- * The earlier node (not the direct input) whose item paired with this row has the column, asked once
- * per run and column; null when none has it or n8n cannot tell.
- */
-function earlierNodeWith(
-	context: IExecuteFunctions,
-	source: KeySource,
-	itemIndex: number,
-	column: string,
-): string | null {
-	source.earlierNodeOf ??= new Map();
-	const known = source.earlierNodeOf.get(column);
-	if (known !== undefined) return known;
-	let found: string | null = null;
-	try {
-		const proxy = context.getWorkflowDataProxy(itemIndex);
-		for (const { name } of context.getParentNodes(context.getNode().name)) {
-			try {
-				const node = (proxy.$ as (name: string) => { isExecuted?: boolean; item?: unknown })(name);
-				if (!node.isExecuted) continue;
-				const json = (node.item as INodeExecutionData | undefined)?.json;
-				if (json && columnValue(json, column).found) {
-					found = name;
-					break;
-				}
-			} catch {
-				// n8n cannot pair this row with an item of that node: it is not the one.
-			}
-		}
-	} catch {
-		found = null;
-	}
-	source.earlierNodeOf.set(column, found);
-	return found;
-}
-
 const LISTED_COLUMNS = 5;
 
 /** Why a key column is not in the row, and the fix that works: the column's spelling, or a Row Key. */
 function missingColumn(
-	context: IExecuteFunctions,
-	source: KeySource,
-	itemIndex: number,
 	json: IDataObject,
 	column: string,
 	lookup: Lookup & { found: false },
+	earlierNodeWith: (column: string) => string | null,
 ): string {
 	if (lookup.ambiguous)
 		return `matches several columns of this row: ${lookup.ambiguous.map(quoted).join(', ')}. Rename one of them in an earlier node, or key the row by an expression (Repeat Protection "Each Row Once, Keyed by an Expression")`;
@@ -114,7 +76,7 @@ function missingColumn(
 		names.length === 0
 			? 'this row has no columns'
 			: `this row's columns are ${listedFirst(names.map(quoted), LISTED_COLUMNS)}`;
-	const earlier = earlierNodeWith(context, source, itemIndex, column);
+	const earlier = earlierNodeWith(column);
 	const rowKey = `choose Repeat Protection "Each Row Once, Keyed by an Expression" and set Row Key to ${earlierNodeExpression(earlier ?? 'Node name', column)}`;
 	if (earlier !== null)
 		return `is missing from this row: it is a column of the earlier node ${quoted(earlier)}, and Key Columns names columns of this node's input (${columns}). To key by it, ${rowKey}`;
@@ -129,57 +91,99 @@ function rowIdentity(keyValues: Record<string, unknown>, label?: string): RowIde
 	return { keyValues, name };
 }
 
-/**
- * What one item's key is made of. A row's identity is the text its key is made of (keyText,
- * keyOfValues), the same whichever tool read the row: one column gives its value as text (as a Row
- * Key of that value would); several give the JSON list of their values as text (["1001","2"]). No
- * column named: the rows carry no identity (a Manual Trigger's or a Schedule's item), so each
- * execution is its own action, and only its retries replay. The row's name goes to the item's
- * messages (`[po_number PO-1009, item 3]`).
- */
-export function keyBasisOf(
-	source: KeySource,
-	input: ItemInput,
-	context: IExecuteFunctions,
-	item: INodeExecutionData,
-): KeyBasis {
-	if (source.basis === 'execution' || source.basis === 'call') return { kind: source.basis };
-	if (source.basis === 'expression') {
-		const value = context.getNodeParameter('rowKey', input.itemIndex, '');
-		const rowId = keyText(value);
-		if (rowId === '')
-			input.fail(
-				{ label: 'Row Key', parameter: 'rowKey' },
-				`is empty for this row${typeof value === 'string' && value !== '' ? ` (${describeValue(value)})` : ''}: the row has nothing to be keyed by`,
-			);
-		const row = rowIdentity({ rowKey: value }, 'Row Key');
+/** How this run's items are keyed: its key source, and what it learns once per run on the way. */
+export class RowKeys {
+	/** For a key column missing from the input: the earlier node found to have it, or null. */
+	private readonly earlierNodeOf = new Map<string, string | null>();
+
+	constructor(
+		private readonly context: IExecuteFunctions,
+		readonly source: KeySource,
+	) {}
+
+	/**
+	 * What one item's key is made of. A row's identity is the text its key is made of (keyText,
+	 * keyOfValues), the same whichever tool read the row: one column gives its value as text (as a Row
+	 * Key of that value would); several give the JSON list of their values as text (["1001","2"]). No
+	 * column named: the rows carry no identity (a Manual Trigger's or a Schedule's item), so each
+	 * execution is its own action, and only its retries replay. The row's name goes to the item's
+	 * messages (`[po_number PO-1009, item 3]`).
+	 */
+	basisOf(input: ItemInput, item: INodeExecutionData): KeyBasis {
+		const { source, context } = this;
+		if (source.basis === 'execution' || source.basis === 'call') return { kind: source.basis };
+		if (source.basis === 'expression') {
+			const value = context.getNodeParameter('rowKey', input.itemIndex, '');
+			const rowId = keyText(value);
+			if (rowId === '')
+				input.fail(
+					{ label: 'Row Key', parameter: 'rowKey' },
+					`is empty for this row${typeof value === 'string' && value !== '' ? ` (${describeValue(value)})` : ''}: the row has nothing to be keyed by`,
+				);
+			const row = rowIdentity({ rowKey: value }, 'Row Key');
+			input.nameRow(row.name);
+			return { kind: 'row', rowId, row };
+		}
+		if (source.columns.length === 0) return { kind: 'execution' };
+		const values = source.columns.map((column) => {
+			const subject = { label: `Key column ${quoted(column)}`, parameter: 'keyColumns' };
+			const lookup = columnValue(item.json, column);
+			if (!lookup.found)
+				input.fail(
+					subject,
+					missingColumn(item.json, column, lookup, (name) =>
+						this.earlierNodeWith(input.itemIndex, name),
+					),
+				);
+			const { value } = lookup;
+			if (keyText(value) === '')
+				input.fail(
+					subject,
+					typeof value === 'string' && value !== ''
+						? `is blank in this row: ${describeValue(value)}`
+						: 'is empty in this row',
+				);
+			return value;
+		});
+		const row = rowIdentity(
+			Object.fromEntries(source.columns.map((column, index) => [column, values[index]])),
+		);
 		input.nameRow(row.name);
-		return { kind: 'row', rowId, row };
+		return { kind: 'row', rowId: keyOfValues(values), row };
 	}
-	if (source.columns.length === 0) return { kind: 'execution' };
-	const values = source.columns.map((column) => {
-		const subject = { label: `Key column ${quoted(column)}`, parameter: 'keyColumns' };
-		const lookup = columnValue(item.json, column);
-		if (!lookup.found)
-			input.fail(
-				subject,
-				missingColumn(context, source, input.itemIndex, item.json, column, lookup),
-			);
-		const { value } = lookup;
-		if (keyText(value) === '')
-			input.fail(
-				subject,
-				typeof value === 'string' && value !== ''
-					? `is blank in this row: ${describeValue(value)}`
-					: 'is empty in this row',
-			);
-		return value;
-	});
-	const row = rowIdentity(
-		Object.fromEntries(source.columns.map((column, index) => [column, values[index]])),
-	);
-	input.nameRow(row.name);
-	return { kind: 'row', rowId: keyOfValues(values), row };
+
+	/**
+	 * The earlier node (not the direct input) whose item paired with this row has the column, asked once
+	 * per run and column; null when none has it or n8n cannot tell.
+	 */
+	private earlierNodeWith(itemIndex: number, column: string): string | null {
+		const { context } = this;
+		const known = this.earlierNodeOf.get(column);
+		if (known !== undefined) return known;
+		let found: string | null = null;
+		try {
+			const proxy = context.getWorkflowDataProxy(itemIndex);
+			for (const { name } of context.getParentNodes(context.getNode().name)) {
+				try {
+					const node = (proxy.$ as (name: string) => { isExecuted?: boolean; item?: unknown })(
+						name,
+					);
+					if (!node.isExecuted) continue;
+					const json = (node.item as INodeExecutionData | undefined)?.json;
+					if (json && columnValue(json, column).found) {
+						found = name;
+						break;
+					}
+				} catch {
+					// n8n cannot pair this row with an item of that node: it is not the one.
+				}
+			}
+		} catch {
+			found = null;
+		}
+		this.earlierNodeOf.set(column, found);
+		return found;
+	}
 }
 
 /**

@@ -1,6 +1,8 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 
-import { ItemInput } from '../values/itemInput';
+import type { ItemFailure } from '../model/itemFailure';
+import type { InventoryRecord } from '../model/record';
+import { checksRefusal, itemTag } from '../values/itemInput';
 import { describeValue, showText } from '../values/shownText';
 import { canonicalJson, keyText, type KeyBasis } from './keys';
 import type { KeySource } from './keySource';
@@ -10,7 +12,7 @@ interface KeyedRequest {
 	itemIndex: number;
 	idempotencyKey: string;
 	body: IDataObject;
-	recordLabel: string;
+	record: InventoryRecord;
 	keyBasis: KeyBasis;
 }
 
@@ -70,18 +72,18 @@ function fixFor(source: KeySource, column: string | undefined): string {
  * is sent, naming the rows, the key and what tells them apart. Returns those failures by item.
  */
 export function refuseRowsSharingKey(
-	context: IExecuteFunctions,
+	node: INode,
 	source: KeySource,
 	items: INodeExecutionData[],
 	requests: KeyedRequest[],
-): Map<number, Error> {
+): Map<number, ItemFailure> {
 	const byKey = new Map<string, KeyedRequest[]>();
 	for (const request of requests) {
 		const group = byKey.get(request.idempotencyKey) ?? [];
 		group.push(request);
 		byKey.set(request.idempotencyKey, group);
 	}
-	const failures = new Map<number, Error>();
+	const failures = new Map<number, ItemFailure>();
 	for (const group of byKey.values()) {
 		const bodies = group.map(({ body }) => body);
 		if (group.length < 2 || new Set(bodies.map(canonicalJson)).size === 1) continue;
@@ -101,9 +103,8 @@ export function refuseRowsSharingKey(
 		const problem = `${shared}, but they would book different values (${fields}): the API would book the first and refuse the others. To book each, ${fixFor(source, column)}`;
 		const subject = { label, parameter: source.basis === 'expression' ? 'rowKey' : 'keyColumns' };
 		for (const { itemIndex, keyBasis: basis } of group) {
-			const input = new ItemInput(context, itemIndex);
-			if (basis.kind === 'row') input.nameRow(basis.row.name);
-			failures.set(itemIndex, input.refusal([{ subject, problem }]));
+			const tag = itemTag(itemIndex, basis.kind === 'row' ? basis.row.name : undefined);
+			failures.set(itemIndex, checksRefusal(node, itemIndex, tag, [{ ...subject, problem }]));
 		}
 	}
 	return failures;

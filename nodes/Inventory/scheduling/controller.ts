@@ -18,10 +18,13 @@ export type ConcurrencySetting =
 /** A controller nobody used for this long is forgotten (on the next use of any controller). */
 export const CONTROLLER_IDLE_MS = 5 * 60 * 1000;
 
-/** What one run of the node sends through: its throttle, the records shared with other runs, its bound. */
-export interface SendingRun {
+/**
+ * A node run's share of its server's controller: what it sends through (its throttle), the record
+ * locks shared with other runs, its bound.
+ */
+export interface ControllerShare {
 	throttle: SendThrottle;
-	records: RecordLocks;
+	recordLocks: RecordLocks;
 	/** Items under way at once (items waiting to retry hold no request slot, so automatic allows twice its bound). */
 	maxActive: number;
 	/** The run is over (whatever its outcome): its bound and records no longer count. */
@@ -39,12 +42,12 @@ export class ServerController {
 			waitMs,
 		}),
 	);
-	readonly records = new RecordLocks();
+	readonly recordLocks = new RecordLocks();
 	readonly throttle: AdaptiveThrottle;
 	/** The logger of the latest run, for the cuts (n8n's logger is the same for every execution). */
 	logger: Logger;
 	lastUsedAt: number;
-	private openRuns = 0;
+	private openShares = 0;
 
 	constructor(
 		readonly baseUrl: string,
@@ -60,17 +63,18 @@ export class ServerController {
 					baseUrl: this.baseUrl,
 					...state,
 				}),
-			() => this.records.someoneWaits,
+			() => this.recordLocks.someoneWaits,
 		);
 	}
 
 	/** No run is open and nothing is in flight or holds a record. */
 	get idle(): boolean {
-		return this.openRuns === 0 && this.throttle.idle && this.records.idle;
+		return this.openShares === 0 && this.throttle.idle && this.recordLocks.idle;
 	}
 
-	openRun(concurrency: ConcurrencySetting, logger: Logger): SendingRun {
-		this.openRuns++;
+	/** A node run joins: its share, until it closes it. */
+	join(concurrency: ConcurrencySetting, logger: Logger): ControllerShare {
+		this.openShares++;
 		this.logger = logger;
 		this.lastUsedAt = this.now();
 		const lane: AdaptiveLane | undefined =
@@ -80,13 +84,13 @@ export class ServerController {
 		let closed = false;
 		return {
 			throttle: lane ?? new FixedThrottle(this.pause),
-			records: this.records,
+			recordLocks: this.recordLocks,
 			maxActive:
 				concurrency.mode === 'automatic' ? 2 * concurrency.maxInFlight : concurrency.concurrency,
 			close: () => {
 				if (closed) return;
 				closed = true;
-				this.openRuns--;
+				this.openShares--;
 				this.lastUsedAt = this.now();
 				if (!lane) return;
 				lane.close();
@@ -148,12 +152,12 @@ export class ServerControllers {
 export const serverControllers = new ServerControllers();
 
 /** The run's way to the server: the shared controller of its base URL and credential. */
-export function openSendingRun(
+export function joinServerController(
 	context: { logger: Logger },
 	connection: ServerIdentity,
 	concurrency: ConcurrencySetting,
-): SendingRun {
+): ControllerShare {
 	return serverControllers
 		.controllerFor(connection, context.logger)
-		.openRun(concurrency, context.logger);
+		.join(concurrency, context.logger);
 }

@@ -1,3 +1,5 @@
+import { recordKey, type InventoryRecord } from '../model/record';
+
 /** A place in a record's queue; the first in the queue holds the record. */
 export interface RecordTicket {
 	readonly held: boolean;
@@ -33,12 +35,13 @@ export class RecordLocks {
 	}
 
 	/**
-	 * Asks for a record, by its label: held at once when nobody holds it, else `onHeld` is called (never from inside
+	 * Asks for a record: held at once when nobody holds it, else `onHeld` is called (never from inside
 	 * this call or a `release`) when the tickets before it are released.
 	 */
-	take(recordLabel: string, onHeld: () => void): RecordTicket {
-		const queue = this.queues.get(recordLabel) ?? [];
-		if (queue.length === 0) this.queues.set(recordLabel, queue);
+	take(record: InventoryRecord, onHeld: () => void): RecordTicket {
+		const key = recordKey(record);
+		const queue = this.queues.get(key) ?? [];
+		if (queue.length === 0) this.queues.set(key, queue);
 		let released = false;
 		const ticket: QueuedTicket = {
 			held: queue.length === 0,
@@ -53,7 +56,7 @@ export class RecordLocks {
 				if (position >= 0) queue.splice(position, 1);
 				if (!ticket.held) this.waiting--;
 				if (queue.length === 0) {
-					this.queues.delete(recordLabel);
+					this.queues.delete(key);
 				} else if (position === 0) {
 					const next = queue[0];
 					next.held = true;

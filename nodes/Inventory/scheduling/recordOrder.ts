@@ -1,4 +1,5 @@
 import { whenStopped } from './cancel';
+import { recordKey, type InventoryRecord } from '../model/record';
 import { RecordLocks, type RecordTicket } from './recordLocks';
 
 /** Item indices, smallest first. */
@@ -45,9 +46,9 @@ class IndexHeap {
 	}
 }
 
-export interface RecordOrderedRun {
-	/** Each item's record, by its label (e.g. `Asset 12`); items of one record run one after another. undefined: no record, runs alone. */
-	records: ReadonlyArray<string | undefined>;
+export interface RecordOrderedItems {
+	/** Each item's record; items of one record run one after another. undefined: no record, runs alone. */
+	records: ReadonlyArray<InventoryRecord | undefined>;
 	/** At most this many items are running at once (an item waiting for a record held elsewhere does not count). */
 	maxActive: number;
 	/**
@@ -75,9 +76,9 @@ export interface RecordOrderedRun {
  * for is given up when its items are done or will not start (stop after a failure, or the execution
  * stopped).
  */
-export async function runInRecordOrder(run: RecordOrderedRun): Promise<void> {
-	const { records, maxActive, work, stopAfterFailure } = run;
-	const locks = run.locks ?? new RecordLocks();
+export async function runInRecordOrder(items: RecordOrderedItems): Promise<void> {
+	const { records, maxActive, work, stopAfterFailure } = items;
+	const locks = items.locks ?? new RecordLocks();
 	const nextOfRecord = new Array<number | undefined>(records.length);
 	const lastOfRecord = new Map<string, number>();
 	/** Items whose earlier items of the same record are done. */
@@ -146,12 +147,12 @@ export async function runInRecordOrder(run: RecordOrderedRun): Promise<void> {
 
 	const firstOfRecords: number[] = [];
 	records.forEach((record, index) => {
-		const previous = record === undefined ? undefined : lastOfRecord.get(record);
+		const previous = record === undefined ? undefined : lastOfRecord.get(recordKey(record));
 		if (previous === undefined) firstOfRecords.push(index);
 		else nextOfRecord[previous] = index;
-		if (record !== undefined) lastOfRecord.set(record, index);
+		if (record !== undefined) lastOfRecord.set(recordKey(record), index);
 	});
-	const cancel = whenStopped(run.signal);
+	const cancel = whenStopped(items.signal);
 	void cancel.stopped.then(() => {
 		if (stopped) return;
 		stopped = true;
@@ -159,7 +160,7 @@ export async function runInRecordOrder(run: RecordOrderedRun): Promise<void> {
 		startWhatMay();
 	});
 	try {
-		if (!run.signal?.aborted) for (const index of firstOfRecords) ready.push(index);
+		if (!items.signal?.aborted) for (const index of firstOfRecords) ready.push(index);
 		startWhatMay();
 		await done;
 	} finally {

@@ -28,8 +28,6 @@ import { sendWithCredential, type ApiCall } from './send/sender';
 
 export { openConnection, type InventoryConnection } from './credential/connection';
 export { testInventoryCredential } from './credential/checkCredential';
-export { FATE_WORDS } from '../errors/itemFailure';
-export { failureDetailsOf, type FailureDetails } from './failureDetails';
 export type { InventoryRequest, Wording } from './request';
 export { RETRIED_AFTER, type RetryPolicy } from './policy/rules';
 

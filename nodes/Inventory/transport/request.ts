@@ -1,5 +1,7 @@
 import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
 
+import type { InventoryRecord } from '../model/record';
+
 /**
  * What the item's error says: its message, and what to do about it. The transport words every
  * failure so (wording/), and a request may bring its own words for one (`whenKeyReused`).
@@ -19,10 +21,10 @@ export interface InventoryRequest {
 	/** The permission the operation needs, named in 403 messages. */
 	permission: string;
 	/**
-	 * The record the request changes, in words, e.g. `Asset 12`: messages name the record so, and the
-	 * items of one record are told apart by it (they run one after another, across executions).
+	 * The record the request changes: the items of one record run one after another, across
+	 * executions, and messages name it (`Asset 12`, model/record.ts recordLabel).
 	 */
-	recordLabel: string;
+	record: InventoryRecord;
 	/**
 	 * The words of a 409 saying the key was used before with other values, by what the key is made of
 	 * (idempotency/keyReuse.ts); the transport's own words when there are none.

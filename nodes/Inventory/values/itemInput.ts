@@ -1,44 +1,21 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { ItemFailure, type FailedCheck } from '../model/itemFailure';
+import type { InventoryRecord } from '../model/record';
 import type { DateOrder } from './dateReading';
-import { dateOrderOption } from './dateOrder';
 import type { Field, FieldCheck, FieldNames } from './field';
 import { checkValue, isEmptyValue, type CheckContext, type RequestValue } from './checks';
-
-/**
- * The reasons of an item's failed checks, by the field as the API names it in a 422's reasons (its
- * body field, nested ones as dotted paths) or the node's parameter when the value goes into no body
- * field, so that a row refused by the node and one refused by the API are fixed the same way.
- */
-const checkReasons = new WeakMap<Error, Record<string, string>>();
-
-/** Who each failed check was about and its problem, for words addressed to an AI model (a tool call). */
-export interface FailedCheck {
-	subject: FieldNames;
-	problem: string;
-}
-const failedChecks = new WeakMap<Error, FailedCheck[]>();
-
-/** The failed checks of an item (ItemInput.checked), in the order they were made; undefined for any other error. */
-export function failedChecksOf(error: Error): FailedCheck[] | undefined {
-	return failedChecks.get(error);
-}
-
-/** The reasons of an item's failed checks (ItemInput.checked); undefined for any other error. */
-export function checkReasonsOf(error: Error): Record<string, string> | undefined {
-	return checkReasons.get(error);
-}
 
 /** One failed check, thrown by ItemInput.fail and gathered by ItemInput.value and ItemInput.checked. */
 class CheckFailure extends Error {
 	constructor(readonly failed: FailedCheck) {
-		super(`${failed.subject.label} ${failed.problem}`);
+		super(`${failed.label} ${failed.problem}`);
 	}
 }
 
-/** Options → Date Order of each run (its execute context), read once, from the first item. */
-const dateOrders = new WeakMap<IExecuteFunctions, DateOrder | undefined>();
+/** Options → Date Order of the run, read once (RunSetup); undefined when not set. */
+export type RunDateOrder = () => DateOrder | undefined;
 
 /** `={{ expression }}`: one expression and nothing around it. */
 const ONE_EXPRESSION = /^=\s*\{\{([\s\S]*)\}\}\s*$/;
@@ -82,6 +59,8 @@ export class ItemInput {
 	constructor(
 		private readonly context: IExecuteFunctions,
 		readonly itemIndex: number,
+		/** Options → Date Order, for a date whose day and month could be either. */
+		private readonly dateOrder: RunDateOrder,
 	) {}
 
 	/** The row named by its key values (`po_number PO-1009`), once they are read. */
@@ -100,9 +79,16 @@ export class ItemInput {
 	/** The failed checks of this item so far: a value that fails is left out and its reason kept. */
 	private readonly failures: FailedCheck[] = [];
 
-	/** Ends this check of the item with the problem; the item's other values are still checked (see checked). */
-	fail(subject: FieldNames, problem: string): never {
-		throw new CheckFailure({ subject, problem });
+	/**
+	 * Ends this check of the item with the problem; the item's other values are still checked (see
+	 * checked). `checkKind`: the kind of value the field takes, when its value failed its check.
+	 */
+	fail(
+		{ label, parameter, apiField, reasonPath }: FieldNames,
+		problem: string,
+		checkKind?: string,
+	): never {
+		throw new CheckFailure({ label, parameter, apiField, reasonPath, checkKind, problem });
 	}
 
 	/**
@@ -122,43 +108,14 @@ export class ItemInput {
 		return result as T;
 	}
 
-	/** Any other error on the way: n8n's error as it is, anything else as this item's. */
-	private asItemError(caught: unknown): NodeOperationError | NodeApiError {
-		return caught instanceof NodeOperationError || caught instanceof NodeApiError
-			? caught
-			: new NodeOperationError(this.context.getNode(), caught as Error, {
-					itemIndex: this.itemIndex,
-				});
+	/** Any other error on the way: an item's failure as it is, anything else as this item's. */
+	private asItemError(caught: unknown): ItemFailure {
+		return asItemFailure(this.context.getNode(), caught, this.itemIndex);
 	}
 
-	/**
-	 * The item's error for these failed checks: the message names each field and the item, the
-	 * description each parameter and API field, `details.reasons` holds one reason per field.
-	 */
-	refusal(failures: readonly FailedCheck[]): NodeOperationError {
-		const where = failures
-			.filter(({ subject }) => subject.parameter)
-			.map(
-				({ subject: { parameter, apiField } }) =>
-					`Parameter "${parameter}"${apiField ? ` (API field "${apiField}")` : ''}. `,
-			);
-		const error = new NodeOperationError(
-			this.context.getNode(),
-			failures.map(({ subject, problem }) => `${subject.label} ${problem} ${this.tag}`).join('; '),
-			{
-				itemIndex: this.itemIndex,
-				description: `${[...new Set(where)].join('')}Nothing was sent to the Inventory API for this item.`,
-			},
-		);
-		const reasons: Record<string, string> = {};
-		for (const { subject, problem } of failures) {
-			const { label, parameter, apiField, reasonPath } = subject;
-			const field = reasonPath ?? apiField ?? parameter ?? label;
-			reasons[field] = reasons[field] ? `${reasons[field]}; ${problem}` : problem;
-		}
-		checkReasons.set(error, reasons);
-		failedChecks.set(error, [...failures]);
-		return error;
+	/** The item's failure for these failed checks (see checksRefusal). */
+	private refusal(failures: readonly FailedCheck[]): ItemFailure {
+		return checksRefusal(this.context.getNode(), this.itemIndex, this.tag, failures);
 	}
 
 	/**
@@ -175,11 +132,15 @@ export class ItemInput {
 		try {
 			if (isEmptyValue(value)) {
 				if (required)
-					this.fail(field, `is required${field.requiredWhen ? ` ${field.requiredWhen}` : ''}`);
+					this.fail(
+						field,
+						`is required${field.requiredWhen ? ` ${field.requiredWhen}` : ''}`,
+						field.check.kind,
+					);
 				return undefined;
 			}
 			return checkValue(field.check, value, this.checkContext(path), (problem) =>
-				this.fail(field, problem),
+				this.fail(field, problem, field.check.kind),
 			);
 		} catch (caught) {
 			if (!(caught instanceof CheckFailure)) throw this.asItemError(caught);
@@ -192,25 +153,13 @@ export class ItemInput {
 	private checkContext(path: string | (() => string | undefined) | undefined): CheckContext {
 		return {
 			timeZone: this.context.getTimezone(),
-			dateOrder: () => this.dateOrder(),
+			dateOrder: this.dateOrder,
 			source: () => {
 				const where = typeof path === 'function' ? path() : path;
 				return where === undefined ? undefined : sourceOf(savedParameter(this.context, where));
 			},
 			evaluate: (expression) => this.context.evaluateExpression(expression, this.itemIndex),
 		};
-	}
-
-	/** Options → Date Order, read once per run from the first item, as the other run options are. */
-	private dateOrder(): DateOrder | undefined {
-		if (!dateOrders.has(this.context)) {
-			const first = new ItemInput(this.context, 0);
-			dateOrders.set(
-				this.context,
-				first.checked(() => first.option(dateOrderOption)) as DateOrder | undefined,
-			);
-		}
-		return dateOrders.get(this.context);
 	}
 
 	/** The path of a parameter under Additional Fields, also inside an entry of it (Payment's terms). */
@@ -225,6 +174,14 @@ export class ItemInput {
 			return undefined;
 		};
 		return find(savedParameter(this.context, 'additionalFields'), 'additionalFields');
+	}
+
+	/**
+	 * The record a top-level ID parameter names. An ID that fails its check is one of the item's
+	 * reasons: checked() refuses the item, and its record is never used.
+	 */
+	record(kind: InventoryRecord['kind'], field: Field): InventoryRecord {
+		return { kind, id: this.parameter(field) as number };
 	}
 
 	/** A top-level parameter, checked. */
@@ -284,4 +241,50 @@ export class ItemInput {
 			add(field, additionalFields[field.parameter], () => this.additionalPath(field.parameter));
 		return body;
 	}
+}
+
+/** A thrown value as the item's failure: an item's failure as it is, n8n's error as this item's. */
+export function asItemFailure(node: INode, caught: unknown, itemIndex: number): ItemFailure {
+	if (caught instanceof ItemFailure) return caught;
+	return ItemFailure.of(
+		caught instanceof NodeOperationError || caught instanceof NodeApiError
+			? caught
+			: new NodeOperationError(node, caught as Error, { itemIndex }),
+	);
+}
+
+/**
+ * An item's failure for its failed checks: the message names each field and the item (`tag`), the
+ * description each parameter and API field, the details one reason per field; nothing was sent.
+ */
+export function checksRefusal(
+	node: INode,
+	itemIndex: number,
+	tag: string,
+	failures: readonly FailedCheck[],
+): ItemFailure {
+	const where = failures
+		.filter(({ parameter }) => parameter)
+		.map(
+			({ parameter, apiField }) =>
+				`Parameter "${parameter}"${apiField ? ` (API field "${apiField}")` : ''}. `,
+		);
+	const error = new NodeOperationError(
+		node,
+		failures.map(({ label, problem }) => `${label} ${problem} ${tag}`).join('; '),
+		{
+			itemIndex,
+			description: `${[...new Set(where)].join('')}Nothing was sent to the Inventory API for this item.`,
+		},
+	);
+	const reasons: Record<string, string> = {};
+	for (const { label, parameter, apiField, reasonPath, problem } of failures) {
+		const field = reasonPath ?? apiField ?? parameter ?? label;
+		reasons[field] = reasons[field] ? `${reasons[field]}; ${problem}` : problem;
+	}
+	return new ItemFailure(
+		error,
+		{ status: null, apiMessage: null, reasons, fate: 'notSent', idempotencyKey: null },
+		failures,
+	);
 }

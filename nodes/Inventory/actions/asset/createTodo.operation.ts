@@ -3,16 +3,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { field } from '../../values/field';
 import type { ItemInput } from '../../values/itemInput';
 import { RECORD_ID } from '../../values/checks';
-import {
-	assetId,
-	assetLabel,
-	NAME_LENGTH,
-	NAME_LIMIT,
-	TEXT_LENGTH,
-	TEXT_LIMIT,
-} from '../common.fields';
+import { assetId, NAME_LENGTH, NAME_LIMIT, TEXT_LENGTH, TEXT_LIMIT } from '../common.fields';
 import type { ActionKind } from '../../idempotency/keys';
-import type { PreparedRequest } from '../node.type';
+import type { BuiltRequest } from '../node.type';
 
 const name = field({
 	property: {
@@ -103,13 +96,13 @@ export const description = updateDisplayOptions(
 /** Two to-dos on one asset for one row are told apart by their names ("Tag and label", "Register warranty"). */
 export const action: ActionKind = { noun: 'a to-do', distinguishedBy: 'name' };
 
-export function buildRequest(input: ItemInput): PreparedRequest {
-	const asset = input.parameter(assetId);
+export function buildRequest(input: ItemInput): BuiltRequest {
+	const asset = input.record('asset', assetId);
 	return {
 		method: 'POST',
-		path: `/api/v1/assets/${asset}/todos`,
+		path: `/api/v1/assets/${asset.id}/todos`,
 		body: input.body([name], optionalFields),
 		permission: 'assets:todos',
-		recordLabel: assetLabel(asset),
+		record: asset,
 	};
 }

@@ -7,7 +7,6 @@ import { AMOUNT, RECORD_ID } from '../../values/checks';
 import { AMOUNT_RANGE, countWords } from '../../values/rangeWords';
 import {
 	assetId,
-	assetLabel,
 	eventDate,
 	eventDescription,
 	NAME_LENGTH,
@@ -15,7 +14,7 @@ import {
 	RECURRING_FREQUENCIES,
 } from '../common.fields';
 import type { ActionKind } from '../../idempotency/keys';
-import type { PreparedRequest } from '../node.type';
+import type { BuiltRequest } from '../node.type';
 import { jsonProperty, pairsProperty, readFieldValues } from './customFieldValues';
 
 const eventTypeId = field({
@@ -217,8 +216,8 @@ function paymentPlanBody(input: ItemInput, bundle: unknown): IDataObject {
 /** One acquisition per asset and row: the same purchase recorded from a form and from a sheet is one. */
 export const action: ActionKind = { noun: 'an acquisition' };
 
-export function buildRequest(input: ItemInput): PreparedRequest {
-	const asset = input.parameter(assetId);
+export function buildRequest(input: ItemInput): BuiltRequest {
+	const asset = input.record('asset', assetId);
 	const additional = input.collection('additionalFields');
 	const { paymentPlan: bundle, ...others } = additional;
 	const body = {
@@ -228,9 +227,9 @@ export function buildRequest(input: ItemInput): PreparedRequest {
 	const fieldValues = readFieldValues(input, additional);
 	return {
 		method: 'POST',
-		path: `/api/v1/assets/${asset}/acquisitions`,
+		path: `/api/v1/assets/${asset.id}/acquisitions`,
 		body: fieldValues ? { ...body, field_values: fieldValues } : body,
 		permission: 'assets:lifecycle',
-		recordLabel: assetLabel(asset),
+		record: asset,
 	};
 }

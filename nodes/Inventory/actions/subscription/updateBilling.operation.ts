@@ -2,24 +2,11 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { field, ONE_OF_FORM_OPTIONS } from '../../values/field';
 import type { ItemInput } from '../../values/itemInput';
-import { AMOUNT, RECORD_ID } from '../../values/checks';
+import { AMOUNT } from '../../values/checks';
 import { AMOUNT_RANGE, countWords } from '../../values/rangeWords';
-import { BILLING_FREQUENCIES, eventDate, eventDescription } from '../common.fields';
+import { BILLING_FREQUENCIES, eventDate, eventDescription, subscriptionId } from '../common.fields';
 import type { ActionKind } from '../../idempotency/keys';
-import type { PreparedRequest } from '../node.type';
-
-const subscriptionId = field({
-	property: {
-		displayName: 'Subscription ID',
-		name: 'subscriptionId',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'e.g. 310',
-		description: 'Numeric ID of the subscription in your organization',
-	},
-	check: RECORD_ID,
-});
+import type { BuiltRequest } from '../node.type';
 
 const PRICE_MODELS = [
 	{ name: 'Lump Sum', value: 'lump_sum', description: 'One price for the whole subscription' },
@@ -131,8 +118,8 @@ export const description = updateDisplayOptions(
 /** One billing change per subscription and row. */
 export const action: ActionKind = { noun: 'a billing change' };
 
-export function buildRequest(input: ItemInput): PreparedRequest {
-	const subscription = input.parameter(subscriptionId);
+export function buildRequest(input: ItemInput): BuiltRequest {
+	const subscription = input.record('subscription', subscriptionId);
 	const body = input.body([priceModel, cost, billingFrequency], [eventDate, eventDescription]);
 	const licenses =
 		body.price_model === 'per_license'
@@ -140,9 +127,9 @@ export function buildRequest(input: ItemInput): PreparedRequest {
 			: input.body([], [licenseCount]);
 	return {
 		method: 'PUT',
-		path: `/api/v1/subscriptions/${subscription}/billing`,
+		path: `/api/v1/subscriptions/${subscription.id}/billing`,
 		body: { ...body, ...licenses },
 		permission: 'subscriptions:update',
-		recordLabel: `Subscription ${subscription}`,
+		record: subscription,
 	};
 }

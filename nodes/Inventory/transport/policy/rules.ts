@@ -1,4 +1,4 @@
-import type { RequestFate } from '../../errors/itemFailure';
+import type { RequestFate } from '../../model/itemFailure';
 import type { AttemptOutcome } from '../../scheduling/throttle';
 import {
 	applyRule,

@@ -1,3 +1,4 @@
+import { recordLabel } from '../../model/record';
 import type { ResultOf } from '../answers/attemptResult';
 import { networkCodeWords } from '../answers/networkFailure';
 import type { Wording } from '../request';
@@ -31,7 +32,7 @@ function eventDateWording({ request, reason }: RedactedAnswer): Wording | undefi
 		? " A date in 1970 is what a small number read as a Unix time gives, e.g. a spreadsheet's day number (46346 for 2026-11-20) converted with DateTime.fromSeconds: check the expression that gives Event Date."
 		: '';
 	return {
-		message: `The Event Date sent, ${sent}, is before the last change of ${request.recordLabel}${lastChange ? ` (${lastChange})` : ''}: the Inventory API refused it (409)`,
+		message: `The Event Date sent, ${sent}, is before the last change of ${recordLabel(request.record)}${lastChange ? ` (${lastChange})` : ''}: the Inventory API refused it (409)`,
 		description: `An event cannot be dated before a later change of its record, so refreshing the record changes nothing: give a later Event Date${lastChange ? `, at or after ${lastChange}` : ''}, or leave Event Date empty to date the event now.${epoch}${lastChange ? '' : apiSaidSentence(reason)}`,
 	};
 }

@@ -1,3 +1,4 @@
+import { recordLabel } from '../../model/record';
 import { bodyKind } from '../answers/answerBody';
 import { isCertificateFailure, type NetworkFailure } from '../answers/networkFailure';
 import type { AnsweredFailure, ResultOf } from '../answers/attemptResult';
@@ -8,7 +9,7 @@ import {
 	recordConflictWording,
 } from './conflictWording';
 import { redirectAdvice } from '../answers/redirect';
-import type { RequestFate } from '../../errors/itemFailure';
+import type { RequestFate } from '../../model/itemFailure';
 import type { Wording } from '../request';
 import { apiSaidSentence, reasonAfterColon, retriesText, type RedactedAnswer } from './pieces';
 
@@ -32,7 +33,7 @@ const REFUSAL_BY_STATUS: Record<number, (answer: RedactedAnswer) => Wording> = {
 		description: `Give the token the "${request.permission}" permission (or administrator access where that is required), or use a token that has it.${apiSaidSentence(reason)}`,
 	}),
 	404: ({ request, reason }) => ({
-		message: `${request.recordLabel} was not found in this token's organization (404)`,
+		message: `${recordLabel(request.record)} was not found in this token's organization (404)`,
 		description: `Check the ID: records of other organizations are reported as not found. If every item fails so, check the credential's Base URL (its Test button tells).${apiSaidSentence(reason)}`,
 	}),
 	409: recordConflictWording,

@@ -1,12 +1,12 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { ItemFailure } from '../../model/itemFailure';
 import { apiMessageOf, boundedText, excerpt, fieldReasons } from '../answers/answerBody';
 import { answerWording, networkWording } from './failureWording';
 import type { AnsweredFailure, Failure, ResultOf } from '../answers/attemptResult';
 import { redact } from '../send/redact';
 import { fateOf } from '../policy/rules';
-import { withDetails } from '../failureDetails';
 import { redirectTarget } from '../answers/redirect';
 import type { InventoryRequest } from '../request';
 
@@ -65,7 +65,7 @@ function answerError(node: INode, token: string, failed: FailedAttempt<AnsweredF
 		httpCode,
 		itemIndex: request.itemIndex,
 	});
-	return withDetails(error, {
+	return new ItemFailure(error, {
 		status: result.statusCode,
 		apiMessage: fromApi ? (reason ?? null) : null,
 		reasons,
@@ -96,7 +96,7 @@ function networkError(
 		{ networkCode: failure.code, message },
 		{ message, description: wording.description, itemIndex: request.itemIndex },
 	);
-	return withDetails(error, {
+	return new ItemFailure(error, {
 		status: null,
 		apiMessage: null,
 		reasons: {},
@@ -106,7 +106,7 @@ function networkError(
 }
 
 /** The item's error for a request whose last attempt failed for good; the token never appears in it. */
-export function itemError(node: INode, token: string, failed: FailedAttempt): NodeApiError {
+export function itemError(node: INode, token: string, failed: FailedAttempt): ItemFailure {
 	const { result } = failed;
 	return result.kind === 'networkFailure'
 		? networkError(node, token, { ...failed, result })
@@ -118,7 +118,7 @@ export function unsendableError(
 	node: INode,
 	request: InventoryRequest,
 	{ field, reason }: { field: string; reason: string },
-): NodeApiError {
+): ItemFailure {
 	const message = ofItem(
 		`The request's ${field} cannot be sent as JSON (${reason}): nothing was sent`,
 		request,
@@ -132,7 +132,7 @@ export function unsendableError(
 			itemIndex: request.itemIndex,
 		},
 	);
-	return withDetails(error, {
+	return new ItemFailure(error, {
 		status: null,
 		apiMessage: null,
 		reasons: { [field]: `cannot be sent as JSON (${reason})` },
