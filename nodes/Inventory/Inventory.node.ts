@@ -11,7 +11,7 @@ import { options } from './actions/options.description';
 import { repeatProtectionProperties } from './actions/repeatProtection.description';
 import { router } from './actions/router';
 import * as subscription from './actions/subscription/Subscription.resource';
-import { testInventoryCredential } from './transport/checkCredential';
+import { testInventoryCredential } from './transport';
 
 export class Inventory implements INodeType {
 	description: INodeTypeDescription = {

@@ -8,16 +8,13 @@ import type * as IdempotencyHelpers from '../../nodes/Inventory/idempotency/keys
 import type * as NumberHelpers from '../../nodes/Inventory/values/numbers';
 import type * as ValidationHelpers from '../../nodes/Inventory/values/checks';
 import type * as ShownTextHelpers from '../../nodes/Inventory/values/shownText';
-import type * as TransportConnection from '../../nodes/Inventory/transport/connection';
-import type * as TransportCredentialTest from '../../nodes/Inventory/transport/checkCredential';
-import type * as TransportAnswerBody from '../../nodes/Inventory/transport/answerBody';
-import type * as TransportAttemptResult from '../../nodes/Inventory/transport/attemptResult';
-import type * as TransportErrors from '../../nodes/Inventory/transport/itemError';
-import type * as TransportFate from '../../nodes/Inventory/transport/fate';
-import type * as TransportNetworkFailure from '../../nodes/Inventory/transport/networkFailure';
-import type * as TransportRateOutcome from '../../nodes/Inventory/transport/rateOutcome';
-import type * as TransportRetry from '../../nodes/Inventory/transport/retry';
-import type * as TransportRetryAfter from '../../nodes/Inventory/transport/retryAfter';
+import type * as TransportConnection from '../../nodes/Inventory/transport/credential/baseUrl';
+import type * as TransportCredentialTest from '../../nodes/Inventory/transport/credential/checkCredential';
+import type * as TransportAnswerBody from '../../nodes/Inventory/transport/answers/answerBody';
+import type * as TransportAttemptResult from '../../nodes/Inventory/transport/answers/attemptResult';
+import type * as TransportErrors from '../../nodes/Inventory/transport/wording/itemError';
+import type * as TransportNetworkFailure from '../../nodes/Inventory/transport/answers/networkFailure';
+import type * as TransportRules from '../../nodes/Inventory/transport/policy/rules';
 import { fromDist } from '../harness/engine';
 
 export const credentialModule = fromDist(
@@ -43,41 +40,36 @@ export const shownTextHelpers = fromDist(
 ) as typeof ShownTextHelpers;
 
 export const transportAnswerBody = fromDist(
-	'./nodes/Inventory/transport/answerBody.js',
+	'./nodes/Inventory/transport/answers/answerBody.js',
 ) as typeof TransportAnswerBody;
 
 export const transportAttemptResult = fromDist(
-	'./nodes/Inventory/transport/attemptResult.js',
+	'./nodes/Inventory/transport/answers/attemptResult.js',
 ) as typeof TransportAttemptResult;
 
 export const transportNetworkFailure = fromDist(
-	'./nodes/Inventory/transport/networkFailure.js',
+	'./nodes/Inventory/transport/answers/networkFailure.js',
 ) as typeof TransportNetworkFailure;
 
-export const transportRateOutcome = fromDist(
-	'./nodes/Inventory/transport/rateOutcome.js',
-) as typeof TransportRateOutcome;
-
-export const transportFate = fromDist(
-	'./nodes/Inventory/transport/fate.js',
-) as typeof TransportFate;
-
 export const transportErrors = fromDist(
-	'./nodes/Inventory/transport/itemError.js',
+	'./nodes/Inventory/transport/wording/itemError.js',
 ) as typeof TransportErrors;
 
-export const transportRetry = fromDist(
-	'./nodes/Inventory/transport/retry.js',
-) as typeof TransportRetry;
+/** The retry, rate and fate tables: one file, policy/rules.ts. */
+export const transportRules = fromDist(
+	'./nodes/Inventory/transport/policy/rules.js',
+) as typeof TransportRules;
+export const transportRetry = transportRules;
+export const transportRateOutcome = transportRules;
+export const transportFate = transportRules;
 
-export const transportRetryAfter = fromDist(
-	'./nodes/Inventory/transport/retryAfter.js',
-) as typeof TransportRetryAfter;
+/** Retry-After is read where an answer is (answers/attemptResult.ts, classifyAnswer). */
+export const transportRetryAfter = transportAttemptResult;
 
 export const transportCredentialTest = fromDist(
-	'./nodes/Inventory/transport/checkCredential.js',
+	'./nodes/Inventory/transport/credential/checkCredential.js',
 ) as typeof TransportCredentialTest;
 
 export const transportConnection = fromDist(
-	'./nodes/Inventory/transport/connection.js',
+	'./nodes/Inventory/transport/credential/baseUrl.js',
 ) as typeof TransportConnection;

@@ -1,7 +1,7 @@
 /**
  * Whether an answer is the Inventory API's, what is known of a failed request's fate, the per-field
  * reasons of a 422 (nested ones as dotted paths), the Base URL as pasted, and which answers are
- * retried (transport/answerBody.ts, attemptResult.ts, fate.ts, itemError.ts, connection.ts, retry.ts).
+ * retried (transport/answers/, policy/rules.ts, wording/itemError.ts, credential/baseUrl.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { INode } from 'n8n-workflow';

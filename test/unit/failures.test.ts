@@ -1,7 +1,7 @@
 /**
- * What the node reads from a failure: the network codes' table (transport/networkFailure.ts), a
- * 409's reading (transport/attemptResult.ts), and the item's error each network failure ends in
- * (transport/itemError.ts).
+ * What the node reads from a failure: the network codes' table (transport/answers/networkFailure.ts),
+ * a 409's reading (transport/answers/attemptResult.ts), and the item's error each network failure
+ * ends in (transport/wording/itemError.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { INode } from 'n8n-workflow';

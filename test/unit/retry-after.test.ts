@@ -1,9 +1,9 @@
 /**
- * Retry-After (transport/retryAfter.ts): both forms RFC 9110 allows, delay-seconds and an HTTP-date, read
- * against a clock jest controls; how a 429's wait is bounded by Max Retry Wait; and the back-off (full
- * jitter) where the server names no wait (transport/retry.ts).
+ * Retry-After (transport/answers/attemptResult.ts): both forms RFC 9110 allows, delay-seconds and an
+ * HTTP-date, read against a clock jest controls; how a 429's wait is bounded by Max Retry Wait; and
+ * the back-off (full jitter) where the server names no wait (transport/policy/rules.ts).
  */
-import type { RetryPolicy } from '../../nodes/Inventory/transport/retry';
+import type { RetryPolicy } from '../../nodes/Inventory/transport/policy/rules';
 import { transportRetry, transportRetryAfter } from '../node/package-modules';
 
 const { retryWait } = transportRetry;

@@ -3,7 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { field, INTEGER_IN_FORM_RANGE, type Field } from '../values/field';
 import type { ItemInput } from '../values/itemInput';
 import type { ConcurrencySetting } from '../scheduling/controller';
-import type { RetryPolicy } from '../transport';
+import { RETRIED_AFTER, type RetryPolicy } from '../transport';
 import { dateOrderOption } from '../values/dateOrder';
 
 // Every option is a plain `INodeProperties` literal with its check beside it (values/field.ts), as
@@ -49,8 +49,7 @@ export const runOptions = {
 			type: 'number',
 			default: 5,
 			typeOptions: { minValue: 0, maxValue: 10, numberPrecision: 0 },
-			description:
-				'How often a request is retried, with the same Idempotency-Key, after a rate limit (429), a server failure (5xx) or a network failure. Other answers are never retried.',
+			description: `How often a request is retried, with the same Idempotency-Key, after ${RETRIED_AFTER}. Other answers are never retried.`,
 		},
 		check: INTEGER_IN_FORM_RANGE,
 	}),

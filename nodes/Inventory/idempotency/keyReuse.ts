@@ -1,5 +1,5 @@
 import { recordLabel, type InventoryRecord } from '../model/record';
-import type { Wording } from '../transport/wording';
+import type { Wording } from '../transport';
 import type { ActionKind } from './keys';
 import type { KeySource } from './keySource';
 

@@ -1,9 +1,4 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	IHttpRequestOptions,
-	IN8nHttpFullResponse,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IN8nHttpFullResponse } from 'n8n-workflow';
 
 import { ExecutionStopped, throwIfStopped, waitUnlessStopped } from '../scheduling/cancel';
 import type { SendThrottle } from '../scheduling/throttle';
@@ -16,18 +11,25 @@ import {
 	successWithoutData,
 	type AttemptResult,
 	type Failure,
-} from './attemptResult';
-import { boundedRequest } from './boundedRequest';
-import { checkApiAddress, CREDENTIAL_TYPE, type InventoryConnection } from './connection';
-import { itemError, unsendableError } from './itemError';
-import { rateOutcome } from './rateOutcome';
-import { redactDeep } from './redact';
-import { apiHeaders, type InventoryRequest } from './request';
-import { retryWait, type RetryPolicy } from './retry';
+} from './answers/attemptResult';
+import type { InventoryConnection } from './credential/connection';
+import { itemError, unsendableError } from './wording/itemError';
+import { redactDeep } from './send/redact';
+import type { InventoryRequest } from './request';
+import { rateOutcome, retryWait, type RetryPolicy } from './policy/rules';
+import { sendWithCredential, type ApiCall } from './send/sender';
 
-export { openConnection } from './connection';
-export type { InventoryRequest } from './request';
-export { type RetryPolicy } from './retry';
+/*
+ * The transport's public face, what the other layers import. sendInventoryRequest runs a write's
+ * attempts: each sent by send/sender.ts (the only code that sends), its result read by answers/,
+ * retried or ended by policy/rules.ts, worded for the user by wording/; credential/ reads the
+ * node's credential (Base URL, token) and tests it.
+ */
+
+export { openConnection, type InventoryConnection } from './credential/connection';
+export { testInventoryCredential } from './credential/checkCredential';
+export type { InventoryRequest, Wording } from './request';
+export { RETRIED_AFTER, type RetryPolicy } from './policy/rules';
 
 /** The first field of a body that cannot be written as JSON (nested too deeply, or refers to itself). */
 function unwritableField(body: IDataObject): { field: string; reason: string } | undefined {
@@ -47,24 +49,16 @@ function unwritableField(body: IDataObject): { field: string; reason: string } |
 /** One attempt (bounded as a whole by the Timeout): its answer, or what it failed with when none came. */
 async function sendAttempt(
 	context: IExecuteFunctions,
-	options: IHttpRequestOptions,
+	call: ApiCall,
 	connection: InventoryConnection,
 	unansweredCode: string | undefined,
-	timeoutMs: number,
 	cancelSignal: AbortSignal | undefined,
 ): Promise<AttemptResult> {
 	let response: IN8nHttpFullResponse;
 	try {
 		// n8n still authenticates the request from the credential type; handing it the credential
 		// read once per run spares a credential load (a database read and decryption) per request.
-		response = await boundedRequest(
-			context,
-			CREDENTIAL_TYPE,
-			options,
-			connection.credential,
-			timeoutMs,
-			cancelSignal,
-		);
+		response = await sendWithCredential(context, call, connection.credential, cancelSignal);
 	} catch (error) {
 		return classifyNoAnswer(error, unansweredCode);
 	}
@@ -88,18 +82,18 @@ async function confirmedFailure(
 ): Promise<Failure> {
 	if (mayBeSuccessWithoutData(result)) {
 		// A success without the envelope: "nothing reached the API" only when the Base URL is not the API.
-		const address = await checkApiAddress(context, connection, policy.timeoutMs, signal);
+		const address = await connection.checkApiAddress(context, policy.timeoutMs, signal);
 		return address.isApi ? successWithoutData(result) : result;
 	}
 	if (!mayBeAnotherService(result)) return result;
-	const address = await checkApiAddress(context, connection, policy.timeoutMs, signal);
+	const address = await connection.checkApiAddress(context, policy.timeoutMs, signal);
 	return address.isApi ? result : notTheApiAfterAll(result, address.statusCode);
 }
 
 /**
  * Sends one write with its Idempotency-Key and resolves to the response's `data` object. Whatever the
- * retry policy retries (429, 5xx, network failures, a 409 of an attempt still in flight) is sent again
- * with the same key, so a retry replays instead of duplicating; any other answer fails the item.
+ * retry table retries (policy/rules.ts RETRY) is sent again with the same key, so a retry replays
+ * instead of duplicating; any other answer fails the item.
  * Every wait (a turn, the server's pause, a back-off) ends when n8n cancels the execution: it then
  * rejects with ExecutionStopped and nothing more is sent. `othersWaitForRecord`: another execution
  * waits for the item's record, so its attempts go before the run's other attempts (see
@@ -115,18 +109,13 @@ export async function sendInventoryRequest(
 ): Promise<IDataObject> {
 	const unwritable = unwritableField(request.body);
 	if (unwritable !== undefined) throw unsendableError(this.getNode(), request, unwritable);
-	const options: IHttpRequestOptions = {
+	const call: ApiCall = {
 		method: request.method,
 		url: `${connection.baseUrl}${request.path}`,
-		headers: apiHeaders(request.idempotencyKey),
+		idempotencyKey: request.idempotencyKey,
 		body: request.body,
-		json: true,
-		returnFullResponse: true,
-		ignoreHttpStatusErrors: true,
-		timeout: policy.timeoutMs,
-		// n8n's client would follow a redirect with the token, to any host: a 3xx is an outcome of its own.
-		disableFollowRedirect: true,
-		skipSslCertificateValidation: connection.ignoreSslIssues,
+		timeoutMs: policy.timeoutMs,
+		ignoreSslIssues: connection.ignoreSslIssues,
 	};
 	// n8n 1.x before the cancel signal: undefined, and the waits run their course as before.
 	const signal = this.getExecutionCancelSignal?.();
@@ -142,14 +131,7 @@ export async function sendInventoryRequest(
 			throttle.release(sendNumber, 'unsent');
 			throw new ExecutionStopped();
 		}
-		const result = await sendAttempt(
-			this,
-			options,
-			connection,
-			unansweredCode,
-			policy.timeoutMs,
-			signal,
-		);
+		const result = await sendAttempt(this, call, connection, unansweredCode, signal);
 		throttle.release(sendNumber, rateOutcome(result));
 		if (result.kind === 'success') return result.data;
 		// n8n aborts the request in flight when it cancels the execution: that is no network failure.

@@ -1,7 +1,12 @@
 import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
 
 import type { InventoryRecord } from '../model/record';
-import type { Wording } from './wording';
+
+/**
+ * What the item's error says: its message, and what to do about it. The transport words every
+ * failure so (wording/), and a request may bring its own words for one (`whenKeyReused`).
+ */
+export type Wording = { message: string; description?: string };
 
 /** One write to the Inventory API, ready to send. */
 export interface InventoryRequest {
@@ -25,13 +30,4 @@ export interface InventoryRequest {
 	 * (idempotency/keyReuse.ts); the transport's own words when there are none.
 	 */
 	whenKeyReused?: () => Wording | undefined;
-}
-
-/** The headers of every request to the API: JSON both ways, and the action's Idempotency-Key. */
-export function apiHeaders(idempotencyKey: string): Record<string, string> {
-	return {
-		Accept: 'application/json',
-		'Content-Type': 'application/json',
-		'Idempotency-Key': idempotencyKey,
-	};
 }

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { redact } from './redact';
+import { redact } from '../send/redact';
 
 /*
  * What an answer's body holds. The contract makes every response JSON, wraps every success in a

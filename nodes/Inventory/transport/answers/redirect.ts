@@ -1,4 +1,4 @@
-import { redact } from './redact';
+import { redact } from '../send/redact';
 
 /*
  * The node and its credential test follow no redirect: n8n's HTTP helper would send the credential to

@@ -3,13 +3,12 @@ import type { IDataObject } from 'n8n-workflow';
 import { apiErrorBody, apiMessageOf, successData } from './answerBody';
 import { classifyNetworkFailure, type NetworkFailure } from './networkFailure';
 import { isRedirectStatus, locationOf } from './redirect';
-import { parseRetryAfter } from './retryAfter';
 
 /*
  * What one attempt's result means, decided here once: by its status, whose body it is and the
- * request's own history. Whether it is retried (retry.ts), how the rate counts it (rateOutcome.ts),
- * what is known of the request's fate (fate.ts) and the words the item's error has (answerWording.ts,
- * networkWording.ts) are each a table of rules by kind of result, so they cannot disagree.
+ * request's own history. Whether it is retried, how the rate counts it and what is known of the
+ * request's fate (policy/rules.ts), and the words the item's error has (wording/failureWording.ts)
+ * are each a table of rules by kind of result, so they cannot disagree.
  */
 
 /** Who gave an answer: the Inventory API (its JSON), or another server at the Base URL. */
@@ -147,6 +146,31 @@ function conflictResult(
 		default:
 			return { ...answered, kind: 'rejected', conflict: reading };
 	}
+}
+
+function headerValue(headers: IDataObject | undefined, name: string): string | undefined {
+	if (!headers) return undefined;
+	const wanted = name.toLowerCase();
+	for (const [key, value] of Object.entries(headers)) {
+		if (key.toLowerCase() === wanted)
+			return Array.isArray(value) ? String(value[0]) : String(value);
+	}
+	return undefined;
+}
+
+/** Retry-After in milliseconds, from delta-seconds or an HTTP date; undefined when absent or unreadable. */
+export function parseRetryAfter(
+	headers: IDataObject | undefined,
+	now = Date.now(),
+): number | undefined {
+	const value = headerValue(headers, 'retry-after');
+	if (value === undefined) return undefined;
+	const text = value.trim();
+	if (/^\d+(\.\d+)?$/.test(text)) return Math.ceil(Number(text) * 1000);
+	// An HTTP-date names its day or month; Date.parse alone would take "-5" for the year -5.
+	const date = /[a-z]/i.test(text) ? Date.parse(text) : Number.NaN;
+	if (Number.isNaN(date)) return undefined;
+	return Math.max(0, date - now);
 }
 
 /**

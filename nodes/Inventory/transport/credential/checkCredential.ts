@@ -1,33 +1,20 @@
 import type {
-	ICredentialDataDecryptedObject,
 	ICredentialsDecrypted,
 	ICredentialTestFunctions,
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
 
-import {
-	ADDRESS_CHECK_IDEMPOTENCY_KEY,
-	ADDRESS_CHECK_PATH,
-	ADDRESS_CHECK_REQUEST,
-	apiTokenProblem,
-	baseUrlProblem,
-	isHttpAddress,
-	normalizeBaseUrl,
-	redact,
-} from './connection';
-import { authorizationHeader, bareApiToken } from '../../../credentials/InventoryApi.credentials';
-import { apiErrorBody, bodyKind, boundedText } from './answerBody';
-import { isGatewayStatus } from './attemptResult';
-import {
-	closeWhenLate,
-	Deadline,
-	isBodyStream,
-	parsedBody,
-	readText,
-	type BodyStream,
-} from './boundedRequest';
-import { classifyNetworkFailure, isCertificateFailure } from './networkFailure';
-import { isRedirectStatus, locationOf, redirectAdvice, redirectTarget } from './redirect';
+import { baseUrlProblem, isHttpAddress, normalizeBaseUrl } from './baseUrl';
+import { ADDRESS_CHECK_IDEMPOTENCY_KEY, ADDRESS_CHECK_PATH, addressCheckCall } from './connection';
+import { apiTokenProblem } from './token';
+import { bareApiToken } from '../../../../credentials/InventoryApi.credentials';
+import { apiErrorBody, bodyKind, boundedText } from '../answers/answerBody';
+import { isGatewayStatus } from '../answers/attemptResult';
+import { Deadline } from '../send/deadline';
+import { classifyNetworkFailure, isCertificateFailure } from '../answers/networkFailure';
+import { redact } from '../send/redact';
+import { isRedirectStatus, locationOf, redirectAdvice, redirectTarget } from '../answers/redirect';
+import { sendForTest, type TestAnswer } from '../send/sender';
 
 /**
  * The API has no read endpoint, so the test sends a to-do creation that can never succeed: record 0
@@ -39,15 +26,6 @@ export const CREDENTIAL_TEST_PATH = ADDRESS_CHECK_PATH;
 
 /** The whole test (both requests, connect, headers and body) ends within this time. */
 const TIMEOUT_MS = 30_000;
-/** The most of a body the test reads: the API's error bodies are small; anything longer is not its answer. */
-const MAX_BODY_BYTES = 64 * 1024;
-
-/** How the Base URL answered one of the test's requests. */
-interface TestAnswer {
-	statusCode: number;
-	body: unknown;
-	headers?: unknown;
-}
 
 /** The test's time ran out (`TIMEOUT_MS`): what it waited for is dropped, its socket closed where the test holds it. */
 class TestTimedOut extends Error {
@@ -55,54 +33,6 @@ class TestTimedOut extends Error {
 		super('The credential test ran out of time');
 		this.name = 'TestTimedOut';
 	}
-}
-
-/** A body read from its stream within the test's deadline: at most MAX_BODY_BYTES, as JSON when it is JSON, else as text. */
-async function readBody(stream: BodyStream, deadline: Deadline): Promise<unknown> {
-	let text: string;
-	try {
-		text = await deadline.race(readText(stream, MAX_BODY_BYTES));
-	} finally {
-		stream.destroy();
-	}
-	return text === '' ? undefined : parsedBody(text);
-}
-
-/**
- * The test request, with the token or without one; the only HTTP a credential test function has is
- * `helpers.request`. It follows no redirect (n8n's client would carry the token to the target), and
- * hands the body over as a stream, which `readBody` reads within the deadline.
- */
-async function send(
-	context: ICredentialTestFunctions,
-	baseUrl: string,
-	data: ICredentialDataDecryptedObject,
-	withToken: boolean,
-	deadline: Deadline,
-): Promise<TestAnswer> {
-	const request = context.helpers.request({
-		method: ADDRESS_CHECK_REQUEST.method,
-		uri: `${baseUrl}${ADDRESS_CHECK_REQUEST.path}`,
-		headers: {
-			...ADDRESS_CHECK_REQUEST.headers,
-			...(withToken ? authorizationHeader(data.apiToken) : {}),
-		},
-		body: {},
-		json: true,
-		simple: false,
-		resolveWithFullResponse: true,
-		followRedirect: false,
-		followAllRedirects: false,
-		useStream: true,
-		timeout: TIMEOUT_MS,
-		rejectUnauthorized: data.ignoreSslIssues !== true,
-	}) as Promise<{ statusCode: number; body: unknown; headers?: unknown }>;
-	closeWhenLate(request, deadline);
-	const response = await deadline.race(request);
-	const body = isBodyStream(response.body)
-		? await readBody(response.body, deadline)
-		: response.body;
-	return { statusCode: response.statusCode, body, headers: response.headers };
 }
 
 const MAX_REASON = 200;
@@ -180,8 +110,19 @@ export async function testInventoryCredential(
 				}
 			: undefined;
 	const deadline = new Deadline(TIMEOUT_MS, () => new TestTimedOut());
+	/** The test's request, with the token as pasted or without one, within the test's deadline. */
+	const ask = async (withToken: boolean) =>
+		await sendForTest(
+			this,
+			addressCheckCall(normalized, {
+				timeoutMs: TIMEOUT_MS,
+				ignoreSslIssues: data.ignoreSslIssues === true,
+				authorization: withToken ? { apiToken: data.apiToken } : undefined,
+			}),
+			deadline,
+		);
 	try {
-		const anonymous = await send(this, normalized, data, false, deadline);
+		const anonymous = await ask(false);
 		if (isRedirectStatus(anonymous.statusCode))
 			return { status: 'Error', message: redirected(baseUrl, anonymous, token) };
 		if (anonymous.statusCode !== 401 || !apiErrorBody(anonymous.body))
@@ -192,7 +133,7 @@ export async function testInventoryCredential(
 				}
 			);
 
-		const answer = await send(this, normalized, data, true, deadline);
+		const answer = await ask(true);
 		if (isRedirectStatus(answer.statusCode))
 			return { status: 'Error', message: redirected(baseUrl, answer, token) };
 		if (answer.statusCode === 401) {

@@ -1,15 +1,14 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { ItemFailure } from '../model/itemFailure';
-import { apiMessageOf, boundedText, excerpt, fieldReasons } from './answerBody';
-import { answerWording } from './answerWording';
-import type { AnsweredFailure, Failure, ResultOf } from './attemptResult';
-import { redact } from './connection';
-import { fateOf } from './fate';
-import { networkWording } from './networkWording';
-import { redirectTarget } from './redirect';
-import type { InventoryRequest } from './request';
+import { ItemFailure } from '../../model/itemFailure';
+import { apiMessageOf, boundedText, excerpt, fieldReasons } from '../answers/answerBody';
+import { answerWording, networkWording } from './failureWording';
+import type { AnsweredFailure, Failure, ResultOf } from '../answers/attemptResult';
+import { redact } from '../send/redact';
+import { fateOf } from '../policy/rules';
+import { redirectTarget } from '../answers/redirect';
+import type { InventoryRequest } from '../request';
 
 /** A request whose last attempt failed for good: what its item's error is made of. */
 interface FailedAttempt<R extends Failure = Failure> {

@@ -1,26 +1,6 @@
-import type {
-	ICredentialsDecrypted,
-	IExecuteFunctions,
-	IHttpRequestOptions,
-	IN8nHttpFullResponse,
-} from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { whenStopped } from '../scheduling/cancel';
-
-/** What an attempt that ran out of its time fails with: no answer in full came within the Timeout. */
-function attemptTimedOut(timeoutMs: number): Error & { code: string } {
-	return Object.assign(new Error(`The attempt took longer than its timeout of ${timeoutMs} ms`), {
-		code: 'ETIMEDOUT',
-	});
-}
-
-/** What a body that broke off after its headers fails with: axios' own code and words for it. */
-function cutOff(cause: unknown): Error & { code: string } {
-	return Object.assign(new Error('stream has been aborted', { cause }), {
-		code: 'ERR_BAD_RESPONSE',
-	});
-}
+import { whenStopped } from '../../scheduling/cancel';
 
 /** A response body as n8n hands it over as a stream (`encoding: 'stream'`, `useStream`): it can be read and closed. */
 export interface BodyStream extends AsyncIterable<unknown> {
@@ -122,51 +102,4 @@ export function closeWhenLate(response: Promise<{ body?: unknown }>, deadline: D
 		},
 		() => {},
 	);
-}
-
-/**
- * One request through n8n's `httpRequestWithAuthentication`, bounded as a whole by `timeoutMs` (a
- * Deadline): the body comes as a stream (`encoding: 'stream'`) and is read here. At the deadline the
- * body's stream is closed, and one that arrives later is closed unread. Past the deadline it rejects
- * with ETIMEDOUT, a body that breaks off with ERR_BAD_RESPONSE: attempts that may have reached the
- * server and got no answer. A cancelled execution ends it at once too (n8n also aborts the request
- * itself then: it sets the request's abort signal to the execution's).
- */
-export async function boundedRequest(
-	context: IExecuteFunctions,
-	credentialType: string,
-	options: IHttpRequestOptions,
-	credentialsDecrypted: ICredentialsDecrypted,
-	timeoutMs: number,
-	cancelSignal: AbortSignal | undefined,
-): Promise<IN8nHttpFullResponse> {
-	const deadline = new Deadline(timeoutMs, () => attemptTimedOut(timeoutMs), cancelSignal);
-	const request = context.helpers.httpRequestWithAuthentication.call(
-		context,
-		credentialType,
-		{
-			...options,
-			headers: { ...options.headers },
-			returnFullResponse: true,
-			encoding: 'stream',
-		},
-		{ credentialsDecrypted },
-	) as Promise<IN8nHttpFullResponse>;
-	closeWhenLate(request, deadline);
-	try {
-		const response = await deadline.race(request);
-		if (!isBodyStream(response.body)) return response;
-		const stream = response.body;
-		try {
-			const text = readText(stream).catch((error: unknown) => {
-				throw cutOff(error);
-			});
-			const body = parsedBody(await deadline.race(text)) as IN8nHttpFullResponse['body'];
-			return { ...response, body };
-		} finally {
-			stream.destroy();
-		}
-	} finally {
-		deadline.end();
-	}
 }

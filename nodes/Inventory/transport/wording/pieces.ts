@@ -1,8 +1,10 @@
-import type { AnsweredFailure } from './attemptResult';
-import type { InventoryRequest } from './request';
+import type { AnsweredFailure } from '../answers/attemptResult';
+import type { InventoryRequest } from '../request';
 
-/** What the item's error says: its message, and what to do about it. */
-export type Wording = { message: string; description?: string };
+/*
+ * What the words of a failure are made of: the failed answer as they may show it, and the sentence
+ * pieces every wording uses.
+ */
 
 /** A failed answer as its words may show it: the API's reason, the body's start and the field problems redacted. */
 export interface RedactedAnswer<R extends AnsweredFailure = AnsweredFailure> {
@@ -18,7 +20,7 @@ export interface RedactedAnswer<R extends AnsweredFailure = AnsweredFailure> {
 	problems: string[];
 	/** The credential's Base URL, named when the answer is not the API's. */
 	baseUrl: string;
-	/** Where a redirect pointed, as the Base URL to use (redirect.ts); undefined for any other answer. */
+	/** Where a redirect pointed, as the Base URL to use (answers/redirect.ts); undefined for any other answer. */
 	redirectTarget?: string;
 	/** The option named in the 429 advice: Fixed Concurrency or Max Automatic Concurrency. */
 	concurrencyOption: string;

@@ -1,16 +1,11 @@
-import { recordLabel } from '../model/record';
-import type { ResultOf } from './attemptResult';
-import { networkCodeWords } from './networkFailure';
-import {
-	apiSaidSentence,
-	reasonAfterColon,
-	retriesText,
-	type RedactedAnswer,
-	type Wording,
-} from './wording';
+import { recordLabel } from '../../model/record';
+import type { ResultOf } from '../answers/attemptResult';
+import { networkCodeWords } from '../answers/networkFailure';
+import type { Wording } from '../request';
+import { apiSaidSentence, reasonAfterColon, retriesText, type RedactedAnswer } from './pieces';
 
 /*
- * The words of a 409, by its reading (attemptResult.ts): an earlier attempt or another request with
+ * The words of a 409, by its reading (answers/attemptResult.ts): an earlier attempt or another request with
  * the key still in flight, a key reused for other values, or a conflict with the record itself.
  */
 

@@ -1,20 +1,22 @@
-import { recordLabel } from '../model/record';
-import { bodyKind } from './answerBody';
-import type { AnsweredFailure, ResultOf } from './attemptResult';
+import { recordLabel } from '../../model/record';
+import { bodyKind } from '../answers/answerBody';
+import { isCertificateFailure, type NetworkFailure } from '../answers/networkFailure';
+import type { AnsweredFailure, ResultOf } from '../answers/attemptResult';
 import {
 	earlierAttemptInFlightWording,
 	keyInFlightWording,
 	keyReusedWording,
 	recordConflictWording,
 } from './conflictWording';
-import { redirectAdvice } from './redirect';
-import {
-	apiSaidSentence,
-	reasonAfterColon,
-	retriesText,
-	type RedactedAnswer,
-	type Wording,
-} from './wording';
+import { redirectAdvice } from '../answers/redirect';
+import type { RequestFate } from '../../model/itemFailure';
+import type { Wording } from '../request';
+import { apiSaidSentence, reasonAfterColon, retriesText, type RedactedAnswer } from './pieces';
+
+/*
+ * The words of a request that failed for good: of each kind of failed answer (WORDING, and the 409s'
+ * in conflictWording.ts), and of no answer (networkWording).
+ */
 
 /** The per-field problems a 422's description lists; `details.reasons` holds them all. */
 const MAX_PROBLEMS_SHOWN = 10;
@@ -139,4 +141,29 @@ const WORDING: WordingTable = {
 export function answerWording(answer: RedactedAnswer): Wording {
 	const word = WORDING[answer.result.kind] as (answer: RedactedAnswer) => Wording;
 	return word(answer);
+}
+
+/**
+ * The words of a request that got no answer. `what`: what happened, redacted; `url`: the Base URL,
+ * redacted; `key`: the Idempotency-Key that replays it.
+ */
+export function networkWording(
+	failure: NetworkFailure,
+	told: { what: string; url: string; key: string; retries: number; fate: RequestFate },
+): Wording {
+	const { what, url, key, retries } = told;
+	let message: string;
+	if (!failure.retryable) message = `The request to the Inventory API failed: ${what}`;
+	else if (failure.fateUnknown)
+		message = `No answer from the Inventory API after ${retriesText(retries)}: ${what}`;
+	else message = `Could not reach the Inventory API after ${retriesText(retries)}: ${what}`;
+
+	const check = isCertificateFailure(failure.code)
+		? `The server at ${url} uses a certificate n8n does not trust (self-signed or from a private certificate authority). Give n8n the authority's certificate with the environment variable NODE_EXTRA_CA_CERTS, or turn on "Ignore SSL Issues (Insecure)" in the credential.`
+		: `Network failure ${failure.code}. Check the Base URL of the credential (${url}) and the network between n8n and the service.`;
+	const fate =
+		told.fate === 'mayHaveBeenApplied'
+			? `The request may have reached the API and been applied. The same Idempotency-Key (${key}) replays it, so Retry On Fail or Retry execution is safe: it never creates a second record.`
+			: `Nothing was sent to the Inventory API; a retry sends the same Idempotency-Key (${key}).`;
+	return { message, description: `${check} ${fate}` };
 }
