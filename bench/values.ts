@@ -10,6 +10,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { performance } from 'node:perf_hooks';
 
+import type { CheckContext } from '../nodes/Inventory/values/checkContext';
 import type * as ValidationHelpers from '../nodes/Inventory/values/checks';
 import { SHEET_AMOUNTS, SHEET_DATES } from '../test/fixtures';
 import { fromDist, inventoryWorkflow, nodeOutput, runWorkflow } from '../test/harness/engine';
@@ -75,7 +76,7 @@ const CHECKS: Array<[string, ValidationHelpers.Check]> = [
 
 /** Checks every value of every row as ItemInput does; the milliseconds it took. */
 function checkRows(rows: IDataObject[]): number {
-	const context: ValidationHelpers.CheckContext = {
+	const context: CheckContext = {
 		timeZone: ZONE,
 		dateOrder: () => undefined,
 		source: () => undefined,

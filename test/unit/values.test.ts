@@ -9,7 +9,8 @@ import { DateTime } from 'luxon';
 
 import { dateHelpers, numberHelpers, validationHelpers } from '../node/package-modules';
 import type { DateOrder, DateRefusal } from '../../nodes/Inventory/values/dateReading';
-import type { Check, CheckContext } from '../../nodes/Inventory/values/checks';
+import type { Check } from '../../nodes/Inventory/values/checks';
+import type { CheckContext } from '../../nodes/Inventory/values/checkContext';
 
 const { readDate, DATE_NUMBERS } = dateHelpers;
 const { readNumberText } = numberHelpers;

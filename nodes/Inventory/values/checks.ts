@@ -2,7 +2,7 @@ import type { INodePropertyOptions } from 'n8n-workflow';
 
 import { checkBoolean, checkOption } from './choiceChecks';
 import { dateProblem } from './dateProblems';
-import type { DateOrder } from './dateReading';
+import type { CheckContext, Fail } from './checkContext';
 import { formatDate, formatTimestamp, readDate } from './dates';
 import { asOperand, OFFERED_FIXES } from './fixExpressions';
 import { checkAmount, checkInteger, readFieldNumber } from './numberChecks';
@@ -38,24 +38,6 @@ export type Check =
 export const RECORD_ID: Check = { kind: 'recordId' };
 
 export type RequestValue = string | number | boolean | RequestValue[];
-
-/** Ends the item with this problem of the field being checked, e.g. `must be a number, got "x"`. */
-export type Fail = (problem: string) => never;
-
-/** What checking a value needs beyond the value: asked only when a value needs it. */
-export interface CheckContext {
-	/** The workflow's time zone: dates and times without an offset are taken in it. */
-	timeZone: string;
-	/** Options → Date Order, for a date whose day and month could be either; undefined when not set. */
-	dateOrder: () => DateOrder | undefined;
-	/**
-	 * The expression that gives the value (`$json.date`, without `{{ }}`), or the fixed value as a
-	 * JavaScript literal, for the fixes a message offers; undefined when unknown (OFFERED_FIXES.placeholder).
-	 */
-	source: () => string | undefined;
-	/** Evaluates an expression for the item (`{{ $json.date }}`): what a failed conversion was given. */
-	evaluate?: (expression: string) => unknown;
-}
 
 // ---- What the node reads beyond n8n's own parsing, one table per kind of rule ---------------------
 //

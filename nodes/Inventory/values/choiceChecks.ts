@@ -1,6 +1,6 @@
 import type { INodePropertyOptions } from 'n8n-workflow';
 
-import type { Fail } from './checks';
+import type { Fail } from './checkContext';
 import { describeValue } from './shownText';
 import { optionWords } from './spelling';
 

@@ -1,6 +1,6 @@
 import type { DateTime } from 'luxon';
 
-import type { CheckContext } from './checks';
+import type { CheckContext } from './checkContext';
 import type { DateOrder, DateRefusal } from './dateReading';
 import { asReadText, DATE_NUMBERS, formatDate, readDate } from './dates';
 import { asOperand, OFFERED_FIXES } from './fixExpressions';

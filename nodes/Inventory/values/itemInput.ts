@@ -5,7 +5,8 @@ import { ItemFailure, type FailedCheck } from '../model/itemFailure';
 import type { InventoryRecord } from '../model/record';
 import type { DateOrder } from './dateReading';
 import type { Field, FieldCheck, FieldNames } from './field';
-import { checkValue, isEmptyValue, type CheckContext, type RequestValue } from './checks';
+import type { CheckContext } from './checkContext';
+import { checkValue, isEmptyValue, type RequestValue } from './checks';
 
 /** One failed check, thrown by ItemInput.fail and gathered by ItemInput.value and ItemInput.checked. */
 class CheckFailure extends Error {

@@ -1,4 +1,4 @@
-import type { CheckContext, Fail } from './checks';
+import type { CheckContext, Fail } from './checkContext';
 import { asOperand, OFFERED_FIXES } from './fixExpressions';
 import { readNumberText } from './numbers';
 import { describeValue, grouped } from './shownText';
