@@ -9,7 +9,7 @@ import type {
 	TimeGroups,
 	WeekdayGroups,
 	YearFirstGroups,
-} from './dateShapes';
+} from './shapeGroups';
 
 // The Luxon format that reads date text as the node read it, for a fix a message offers
 // (`DateTime.fromFormat($json.date, 'd.M.yy')`): built from the pieces the text was written with.

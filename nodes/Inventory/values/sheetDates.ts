@@ -7,8 +7,8 @@ import {
 	TIME,
 	type DateFields,
 	type TimeFields,
-	type TimeGroups,
 } from './dateShapes';
+import type { TimeGroups } from './shapeGroups';
 import {
 	NOT_A_DATE,
 	refused,
