@@ -12,7 +12,7 @@ import { codeSpans, plainText, readPage, tables, USER_PAGES, type Table } from '
  *   | Date …  | Date Order | Read as |     values/dates.ts readDate, the order as the page names it
  *   | Amount… | Sent as    |              values/checks.ts, an amount field (Price, Cost, …)
  *   | Count…  | Sent as    |              values/checks.ts, a count field (License Count)
- *   | Key value … | Read as |              idempotency/keys.ts keyText, the text a row's key is made of
+ *   | Key value … | Read as |              idempotency/keyText.ts keyText, the text a row's key is made of
  *
  * A value cell holds one or more code spans: JSON (`1001`, `"1001"`) is that value, anything else
  * (`11/20/2025`, `1,249.00`) is text as a sheet gives it. The result cell starts with `refused`, or

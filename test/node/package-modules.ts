@@ -5,6 +5,7 @@
 import type * as CredentialModule from '../../credentials/InventoryApi.credentials';
 import type * as DateHelpers from '../../nodes/Inventory/values/dates';
 import type * as IdempotencyHelpers from '../../nodes/Inventory/idempotency/keys';
+import type * as IdempotencyKeyText from '../../nodes/Inventory/idempotency/keyText';
 import type * as NumberHelpers from '../../nodes/Inventory/values/numbers';
 import type * as ValidationHelpers from '../../nodes/Inventory/values/checks';
 import type * as ShownTextHelpers from '../../nodes/Inventory/values/shownText';
@@ -21,9 +22,11 @@ export const credentialModule = fromDist(
 	'./credentials/InventoryApi.credentials.js',
 ) as typeof CredentialModule;
 
-export const idempotencyHelpers = fromDist(
-	'./nodes/Inventory/idempotency/keys.js',
-) as typeof IdempotencyHelpers;
+/** The key's derivation (keys.js) and the text its rows' keys are made of (keyText.js). */
+export const idempotencyHelpers = {
+	...(fromDist('./nodes/Inventory/idempotency/keys.js') as typeof IdempotencyHelpers),
+	...(fromDist('./nodes/Inventory/idempotency/keyText.js') as typeof IdempotencyKeyText),
+};
 
 export const dateHelpers = fromDist('./nodes/Inventory/values/dates.js') as typeof DateHelpers;
 

@@ -2,7 +2,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { savedParameter } from '../values/itemInput';
-import { trimSpaceAndZeroWidth } from '../values/invisibleCharacters';
+import { trimForKey } from './keyText';
 
 /**
  * What counts as the same action (the form's "Repeat Protection"): each row once across executions,
@@ -67,7 +67,7 @@ export function readKeySource(context: IExecuteFunctions, isTool: boolean): KeyS
 		refuseExpressionAsText(context, 'keyColumns', 'Key Columns', true);
 		const columns = String(context.getNodeParameter('keyColumns', 0, '') ?? '')
 			.split(',')
-			.map(trimSpaceAndZeroWidth)
+			.map(trimForKey)
 			.filter((name) => name !== '');
 		return { basis: 'columns', columns };
 	}

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { createHash, randomUUID } from 'node:crypto';
 
-import { trimSpaceAndZeroWidth } from '../values/invisibleCharacters';
+import { keyText } from './keyText';
 import { isInProcessToolCall } from './toolMode';
 
 /** This package's UUID v5 namespace. Changing it would change every derived key: never do. */
@@ -131,35 +131,6 @@ export function callActionKey(request: { method: string; path: string; body: unk
 	return uuidV5(
 		['call', request.method.toUpperCase(), request.path, canonicalJson(request.body)].join('\n'),
 	);
-}
-
-/** A whole number written with zeros after the point, as tools that format numbers with decimals write it. */
-const WHOLE_WITH_ZEROS = /^(-?(?:0|[1-9]\d*))\.0+$/;
-
-/**
- * One value of a row's identity as the text its key is made of, the same whichever tool read the
- * row: a number is its shortest decimal text (1001 → "1001"), so it equals that number as text
- * ("1001", " 1001 ", and "1001.0" or "1001.00", a whole number with zeros after the point). Any
- * other text is an identity and kept as written, apart from the white space and invisible
- * characters around it: "007" stays "007" (not 7), "1.10" stays "1.10", "1,001" stays "1,001". An
- * object or list is its JSON. These rules make keys, which must never change once released.
- */
-export function keyText(value: unknown): string {
-	if (value === undefined || value === null) return '';
-	if (typeof value === 'string') {
-		const text = trimSpaceAndZeroWidth(value);
-		return WHOLE_WITH_ZEROS.exec(text)?.[1] ?? text;
-	}
-	if (typeof value === 'object') return JSON.stringify(value) ?? '';
-	return String(value);
-}
-
-/**
- * The business id of a row keyed by several values (Key Columns): one value gives its key text; several
- * give the JSON list of their key texts, e.g. ["1001","2"] for 1001 and 2 as numbers or as text.
- */
-export function keyOfValues(values: readonly unknown[]): string {
-	return values.length === 1 ? keyText(values[0]) : JSON.stringify(values.map(keyText));
 }
 
 /**

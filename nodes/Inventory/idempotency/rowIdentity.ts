@@ -4,9 +4,9 @@ import type { ItemInput } from '../values/itemInput';
 import { listedFirst } from '../values/listedFirst';
 import { describeValue, showText, shownStart } from '../values/shownText';
 import { jsStringLiteral } from '../values/fixExpressions';
-import { trimSpaceAndZeroWidth } from '../values/invisibleCharacters';
 import { WORD_SEPARATORS } from '../values/spelling';
-import { keyOfValues, keyText, type KeyBasis, type RowIdentity } from './keys';
+import type { KeyBasis, RowIdentity } from './keys';
+import { keyOfValues, keyText, trimForKey } from './keyText';
 import type { KeySource } from './keySource';
 
 type Lookup =
@@ -14,8 +14,7 @@ type Lookup =
 	| { found: false; ambiguous?: string[]; similar?: string };
 
 /** Spelled alike: letter case, and spaces, underscores and hyphens between words aside. */
-const alike = (name: string) =>
-	trimSpaceAndZeroWidth(name).toLowerCase().replace(WORD_SEPARATORS, '');
+const alike = (name: string) => trimForKey(name).toLowerCase().replace(WORD_SEPARATORS, '');
 
 /**
  * A field of an object by its name: the field of exactly that name, else the one whose name is that
@@ -25,7 +24,7 @@ const alike = (name: string) =>
 function columnNamed(object: IDataObject, name: string): Lookup {
 	if (Object.hasOwn(object, name)) return { found: true, value: object[name] };
 	const names = Object.keys(object);
-	const matches = names.filter((key) => trimSpaceAndZeroWidth(key) === name);
+	const matches = names.filter((key) => trimForKey(key) === name);
 	if (matches.length === 1) return { found: true, value: object[matches[0]] };
 	if (matches.length > 1) return { found: false, ambiguous: matches };
 	return { found: false, similar: names.find((key) => alike(key) === alike(name)) };
@@ -70,7 +69,7 @@ function missingColumn(
 	if (lookup.ambiguous)
 		return `matches several columns of this row: ${lookup.ambiguous.map(quoted).join(', ')}. Rename one of them in an earlier node, or key the row by an expression (Repeat Protection "Each Row Once, Keyed by an Expression")`;
 	if (lookup.similar !== undefined)
-		return `is missing from this row, which has the column ${quoted(lookup.similar)}: write ${showText(trimSpaceAndZeroWidth(lookup.similar))} in Key Columns, as the column is spelled`;
+		return `is missing from this row, which has the column ${quoted(lookup.similar)}: write ${showText(trimForKey(lookup.similar))} in Key Columns, as the column is spelled`;
 	const names = Object.keys(json);
 	const columns =
 		names.length === 0

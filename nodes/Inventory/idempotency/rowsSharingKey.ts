@@ -4,7 +4,8 @@ import type { ItemFailure } from '../model/itemFailure';
 import type { InventoryRecord } from '../model/record';
 import { checksRefusal, itemTag } from '../values/itemInput';
 import { describeValue, showText } from '../values/shownText';
-import { canonicalJson, keyText, type KeyBasis } from './keys';
+import { canonicalJson, type KeyBasis } from './keys';
+import { keyText } from './keyText';
 import type { KeySource } from './keySource';
 
 /** One item's request, as far as comparing it with the others of its key goes. */
