@@ -8,7 +8,7 @@ import {
 } from 'n8n-workflow';
 
 import { FATE_WORDS, type ItemFailure } from '../model/itemFailure';
-import { LISTED_ITEMS, listedFirst } from '../values/listedFirst';
+import { LISTED_ITEMS, listedFirst } from '../model/listedFirst';
 import { BLANK, isKeyedByData, type KeyedRequest, type PreparedItems } from './prepareRequests';
 import type { RunSetup } from './runSetup';
 import { toolRefusal } from './toolRefusal';

@@ -10,7 +10,7 @@ import { asItemFailure, ItemInput } from '../values/itemInput';
 import type { InventoryOperation } from './node.type';
 import { outputPaneHint, type RunSetup } from './runSetup';
 
-/** A row left out because its cells are all empty (values/blankRow.ts). */
+/** A row left out because its cells are all empty (actions/blankRows.ts). */
 export const BLANK = 'blank';
 
 /** An item's request with what its key was made of: the row's identity, the call, or the execution. */

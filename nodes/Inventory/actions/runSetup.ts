@@ -5,7 +5,7 @@ import { readKeySource, type KeySource } from '../idempotency/keySource';
 import { isToolVariant } from '../idempotency/toolMode';
 import type { ConcurrencySetting } from '../scheduling/controller';
 import { openConnection, type InventoryConnection, type RetryPolicy } from '../transport';
-import { blankRows, blankRowsHint } from '../values/blankRow';
+import { blankRows, blankRowsHint } from './blankRows';
 import type { DateOrder } from '../values/dateReading';
 import { dateOrderOption } from '../values/dateOrder';
 import { ItemInput, type RunDateOrder } from '../values/itemInput';

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { ItemInput } from '../values/itemInput';
-import { listedFirst } from '../values/listedFirst';
+import { listedFirst } from '../model/listedFirst';
 import { describeValue, showText, shownStart } from '../values/shownText';
 import { jsStringLiteral } from '../values/fixExpressions';
 import { WORD_SEPARATORS } from '../values/spelling';

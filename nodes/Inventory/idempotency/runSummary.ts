@@ -1,10 +1,7 @@
 import type { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { LISTED_ITEMS, listedFirst } from '../values/listedFirst';
+import { LISTED_ITEMS, listedFirst, listedIndexes } from '../model/listedFirst';
 import { repeatCountsInWords, type RepeatCheck } from './answeredKeys';
-
-/** Item indexes as a message lists them: the first ten, then how many more. */
-const itemList = (indexes: number[]): string => listedFirst(indexes.map(String), LISTED_ITEMS);
 
 /** Adds a paragraph to an error's description. */
 function withParagraph(
@@ -51,6 +48,6 @@ export function withRunSummary(
 	const next = keyedByData
 		? `${they} ${are} keyed by your data: Retry execution, or running the workflow again, replays ${them} instead of booking ${them} twice, and sends the rest.`
 		: `Retry execution replays ${them} and sends the rest; running the workflow again (or Execute step) books ${them} again.`;
-	const summary = `Before this failure, ${rows} of this run went through${split}: item${sentItems.length === 1 ? '' : 's'} ${itemList(sentItems)}. ${next}`;
+	const summary = `Before this failure, ${rows} of this run went through${split}: item${sentItems.length === 1 ? '' : 's'} ${listedIndexes(sentItems)}. ${next}`;
 	return withParagraph(error, summary);
 }

@@ -1,4 +1,4 @@
-/** How many items a message lists by name (failing rows, rows sent before a failure); the rest it counts. */
+/** How many items a message lists by name (failing rows, rows sent before a failure, blank rows); the rest it counts. */
 export const LISTED_ITEMS = 10;
 
 /**
@@ -11,3 +11,7 @@ export function listedFirst(texts: readonly string[], limit: number, separator =
 	if (rest <= 0) return shown;
 	return `${shown}${separator === ', ' ? '' : separator.trimEnd()} and ${rest} more`;
 }
+
+/** Item indexes as a message lists them: the first LISTED_ITEMS, then how many more (`0, 1, 2 and 9 more`). */
+export const listedIndexes = (indexes: readonly number[]): string =>
+	listedFirst(indexes.map(String), LISTED_ITEMS);

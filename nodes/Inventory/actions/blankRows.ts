@@ -1,6 +1,7 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { isEmptyValue } from './checks';
+import { listedIndexes } from '../model/listedFirst';
+import { isEmptyValue } from '../values/checks';
 
 const hasFile = ({ binary }: INodeExecutionData) =>
 	binary !== undefined && Object.keys(binary).length > 0;
@@ -26,10 +27,7 @@ export function blankRows(items: readonly INodeExecutionData[]): number[] {
 
 /** The execution hint that says which rows were left out, e.g. "Item 4 was left out: …". */
 export function blankRowsHint(indexes: readonly number[]): string {
-	const listed =
-		indexes.length <= 10
-			? indexes.join(', ')
-			: `${indexes.slice(0, 10).join(', ')} and ${indexes.length - 10} more`;
+	const listed = listedIndexes(indexes);
 	return indexes.length === 1
 		? `Item ${listed} was left out: all its cells are empty (a blank row), so nothing was sent for it and it has no output item.`
 		: `Items ${listed} were left out: all their cells are empty (blank rows), so nothing was sent for them and they have no output items.`;
