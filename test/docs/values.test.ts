@@ -9,7 +9,7 @@ import { codeSpans, plainText, readPage, tables, USER_PAGES, type Table } from '
  * modules in dist/) and must give what the page says it becomes. A table is one of these by its
  * first column's header:
  *
- *   | Date …  | Date Order | Read as |     values/dates.ts readDate, the order as the page names it
+ *   | Date …  | Date Order | Read as |     values/dates/readDate.ts readDate, the order as the page names it
  *   | Amount… | Sent as    |              values/checks.ts, an amount field (Price, Cost, …)
  *   | Count…  | Sent as    |              values/checks.ts, a count field (License Count)
  *   | Key value … | Read as |              idempotency/keyText.ts keyText, the text a row's key is made of

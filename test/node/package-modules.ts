@@ -3,10 +3,10 @@
  * source gives them their types only (type imports are erased).
  */
 import type * as CredentialModule from '../../credentials/InventoryApi.credentials';
-import type * as DateHelpers from '../../nodes/Inventory/values/dates';
+import type * as DateHelpers from '../../nodes/Inventory/values/dates/readDate';
 import type * as IdempotencyHelpers from '../../nodes/Inventory/idempotency/keys';
 import type * as IdempotencyKeyText from '../../nodes/Inventory/idempotency/keyText';
-import type * as NumberHelpers from '../../nodes/Inventory/values/numbers';
+import type * as NumberHelpers from '../../nodes/Inventory/values/numbers/numberText';
 import type * as ValidationHelpers from '../../nodes/Inventory/values/checks';
 import type * as ShownTextHelpers from '../../nodes/Inventory/values/shownText';
 import type * as TransportConnection from '../../nodes/Inventory/transport/credential/baseUrl';
@@ -28,10 +28,12 @@ export const idempotencyHelpers = {
 	...(fromDist('./nodes/Inventory/idempotency/keyText.js') as typeof IdempotencyKeyText),
 };
 
-export const dateHelpers = fromDist('./nodes/Inventory/values/dates.js') as typeof DateHelpers;
+export const dateHelpers = fromDist(
+	'./nodes/Inventory/values/dates/readDate.js',
+) as typeof DateHelpers;
 
 export const numberHelpers = fromDist(
-	'./nodes/Inventory/values/numbers.js',
+	'./nodes/Inventory/values/numbers/numberText.js',
 ) as typeof NumberHelpers;
 
 export const validationHelpers = fromDist(

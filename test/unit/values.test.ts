@@ -1,14 +1,14 @@
 /**
- * The reading tables on their own (values/dates.ts and sheetDates.ts, values/numbers.ts, values/checks.ts):
- * date text as sheets write it, numbers in a date field by range, number text with separators; each
- * refusal's Luxon format applied with Luxon, and each offered expression evaluated, to the refused
- * value. The engine runs of the same (request bodies, messages) are node/values.test.ts and
- * node/hints.test.ts.
+ * The reading tables on their own (values/dates/readDate.ts and sheetDates.ts,
+ * values/numbers/numberText.ts, values/checks.ts): date text as sheets write it, numbers in a date
+ * field by range, number text with separators; each refusal's Luxon format applied with Luxon, and
+ * each offered expression evaluated, to the refused value. The engine runs of the same (request
+ * bodies, messages) are node/values.test.ts and node/hints.test.ts.
  */
 import { DateTime } from 'luxon';
 
 import { dateHelpers, numberHelpers, validationHelpers } from '../node/package-modules';
-import type { DateOrder, DateRefusal } from '../../nodes/Inventory/values/dateReading';
+import type { DateOrder, DateRefusal } from '../../nodes/Inventory/values/dates/dateReading';
 import type { Check } from '../../nodes/Inventory/values/checks';
 import type { CheckContext } from '../../nodes/Inventory/values/checkContext';
 

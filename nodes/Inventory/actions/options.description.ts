@@ -4,7 +4,7 @@ import { field, INTEGER_IN_FORM_RANGE, type Field } from '../values/field';
 import type { ItemInput } from '../values/itemInput';
 import type { ConcurrencySetting } from '../scheduling/controller';
 import { RETRIED_AFTER, type RetryPolicy } from '../transport';
-import { dateOrderOption } from '../values/dateOrder';
+import { dateOrderOption } from '../values/dates/dateOrder';
 
 // Every option is a plain `INodeProperties` literal with its check beside it (values/field.ts), as
 // every parameter of the node is, so that n8n's lint reads it. A number option always holds a value

@@ -6,8 +6,8 @@ import { isToolVariant } from '../idempotency/toolMode';
 import type { ConcurrencySetting } from '../scheduling/controller';
 import { openConnection, type InventoryConnection, type RetryPolicy } from '../transport';
 import { blankRows, blankRowsHint } from './blankRows';
-import type { DateOrder } from '../values/dateReading';
-import { dateOrderOption } from '../values/dateOrder';
+import type { DateOrder } from '../values/dates/dateReading';
+import { dateOrderOption } from '../values/dates/dateOrder';
 import { ItemInput, type RunDateOrder } from '../values/itemInput';
 import { readRunOptions } from './options.description';
 

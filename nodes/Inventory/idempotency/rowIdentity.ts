@@ -4,7 +4,7 @@ import type { ItemInput } from '../values/itemInput';
 import { listedFirst } from '../model/listedFirst';
 import { describeValue, showText, shownStart } from '../values/shownText';
 import { jsStringLiteral } from '../values/fixExpressions';
-import { WORD_SEPARATORS } from '../values/spelling';
+import { WORD_SEPARATORS } from '../values/choices/spelling';
 import type { KeyBasis, RowIdentity } from './keys';
 import { keyOfValues, keyText, trimForKey } from './keyText';
 import type { KeySource } from './keySource';

@@ -1,4 +1,4 @@
-import type { DateOrder } from './dateReading';
+import type { DateOrder } from './dates/dateReading';
 
 // What a check is handed beside the value: the checks of every kind (checks.ts and the checks of
 // numbers, choices and dates it calls) take these, so they are declared apart from all of them.

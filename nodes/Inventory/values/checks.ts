@@ -1,11 +1,10 @@
 import type { INodePropertyOptions } from 'n8n-workflow';
 
-import { checkBoolean, checkOption } from './choiceChecks';
-import { dateProblem } from './dateProblems';
+import { checkBoolean, checkOption } from './choices/choiceChecks';
 import type { CheckContext, Fail } from './checkContext';
-import { formatDate, formatTimestamp, readDate } from './dates';
+import { checkDate } from './dates/dateCheck';
 import { asOperand, OFFERED_FIXES } from './fixExpressions';
-import { checkAmount, checkInteger, readFieldNumber } from './numberChecks';
+import { checkAmount, checkInteger, readFieldNumber } from './numbers/numberChecks';
 import { describeValue, grouped } from './shownText';
 
 /**
@@ -44,9 +43,9 @@ export type RequestValue = string | number | boolean | RequestValue[];
 // n8n's nodes read parameters with n8n-workflow's `tryToParse*` / `validateFieldType`: numbers with
 // `Number()`, booleans as "true"/"false" in any case and 1/0, dates with Luxon (ISO 8601, SQL, HTTP,
 // RFC 2822, then `Date.parse`). The node reads the same values, with these differences: what a
-// spreadsheet or a form writes is taken too (numbers: values/numbers.ts and numberChecks.ts, dates:
-// values/dates.ts, booleans and options: values/choiceChecks.ts), and what could be read two ways is
-// refused with the readings and the expression that reads it.
+// spreadsheet or a form writes is taken too (numbers: values/numbers/, dates: values/dates/,
+// booleans and options: values/choices/), and what could be read two ways is refused with the
+// readings and the expression that reads it.
 
 /** Nothing given: undefined, null, or text that is empty or only white space. */
 export function isEmptyValue(value: unknown): boolean {
@@ -88,34 +87,6 @@ function checkList(value: unknown, context: CheckContext, fail: Fail): RequestVa
 		);
 	}
 	return fail(`must be a list, got ${describeValue(value)}: ${OFFERED_FIXES.list}`);
-}
-
-/** The text n8n gives for an invalid Luxon DateTime in a collection (its `toString()`). */
-const INVALID_DATETIME_TEXT = 'Invalid DateTime';
-
-function checkDate(
-	value: unknown,
-	kind: 'date' | 'timestamp',
-	context: CheckContext,
-	fail: Fail,
-): string {
-	let given = value;
-	// n8n hands an invalid DateTime in a collection over as its text: its expression says why.
-	const source = value === INVALID_DATETIME_TEXT ? context.source() : undefined;
-	if (source !== undefined && context.evaluate) {
-		try {
-			const evaluated = context.evaluate(`{{ ${source} }}`);
-			if (typeof evaluated === 'object' && evaluated !== null) given = evaluated;
-		} catch {
-			given = value;
-		}
-	}
-	const read = readDate(given, { zone: context.timeZone, dateOrder: context.dateOrder });
-	if (!read.ok) return fail(dateProblem(read.refusal, given, context));
-	if (kind === 'date') return formatDate(read.value);
-	if (read.value.toMillis() > Date.now())
-		fail(`must not be in the future, got ${formatTimestamp(read.value)}`);
-	return formatTimestamp(read.value);
 }
 
 function checkRecordId(value: unknown, fail: Fail): number {

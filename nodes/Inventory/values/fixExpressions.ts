@@ -1,4 +1,4 @@
-import type { NumberSpelling } from './numbers';
+import type { NumberSpelling } from './numbers/numberText';
 import { showText } from './shownText';
 
 /**
@@ -10,7 +10,7 @@ export const OFFERED_FIXES = {
 	/** What stands for the value when its expression is unknown. */
 	placeholder: { date: '$json.date', number: '$json.amount', list: '$json.ids' },
 	round: (number: string) => `{{ Math.round(${number} * 100) / 100 }}`,
-	/** Text as JavaScript's Number() reads it, without what a sheet adds (values/numbers.ts). */
+	/** Text as JavaScript's Number() reads it, without what a sheet adds (values/numbers/numberText.ts). */
 	number: (text: string, { currency, thousands, decimal }: NumberSpelling) =>
 		`Number(${text}${currency ? `.replace(${jsStringLiteral(currency)}, '')` : ''}${
 			thousands ? `.replaceAll(${jsStringLiteral(thousands)}, '')` : ''

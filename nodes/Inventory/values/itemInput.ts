@@ -3,7 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { ItemFailure, type FailedCheck } from '../model/itemFailure';
 import type { InventoryRecord } from '../model/record';
-import type { DateOrder } from './dateReading';
+import type { DateOrder } from './dates/dateReading';
 import type { Field, FieldCheck, FieldNames } from './field';
 import type { CheckContext } from './checkContext';
 import { checkValue, isEmptyValue, type RequestValue } from './checks';

@@ -1,4 +1,4 @@
-import { MAX_AMOUNT } from './numberChecks';
+import { MAX_AMOUNT } from './numbers/numberChecks';
 import { grouped } from './shownText';
 
 // A field's description states the range its check allows, built from the check's own numbers, so

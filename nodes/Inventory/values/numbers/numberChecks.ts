@@ -1,7 +1,7 @@
-import type { CheckContext, Fail } from './checkContext';
-import { asOperand, OFFERED_FIXES } from './fixExpressions';
-import { readNumberText } from './numbers';
-import { describeValue, grouped } from './shownText';
+import type { CheckContext, Fail } from '../checkContext';
+import { asOperand, OFFERED_FIXES } from '../fixExpressions';
+import { readNumberText } from './numberText';
+import { describeValue, grouped } from '../shownText';
 
 /** The largest amount the API takes (a price, a cost, a payment). */
 export const MAX_AMOUNT = 999_999_999.99;
@@ -33,7 +33,7 @@ const shownNumber = (value: unknown, number: number) =>
 		: String(number);
 
 /**
- * The number a field's value gives, from a number or from text (values/numbers.ts). `field` decides
+ * The number a field's value gives, from a number or from text (numberText.ts). `field` decides
  * what has two readings: an amount (at most two decimals) and a count (whole) read `1,249` as 1249,
  * a number refuses it.
  */

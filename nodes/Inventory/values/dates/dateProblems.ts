@@ -1,10 +1,10 @@
 import type { DateTime } from 'luxon';
 
-import type { CheckContext } from './checkContext';
+import type { CheckContext } from '../checkContext';
 import type { DateOrder, DateRefusal } from './dateReading';
-import { asReadText, DATE_NUMBERS, formatDate, readDate } from './dates';
-import { asOperand, OFFERED_FIXES } from './fixExpressions';
-import { describeValue, grouped } from './shownText';
+import { asReadText, DATE_NUMBERS, formatDate, readDate } from './readDate';
+import { asOperand, OFFERED_FIXES } from '../fixExpressions';
+import { describeValue, grouped } from '../shownText';
 
 const DATE_EXPECTED =
 	"must be a date such as 2026-11-20, 20.11.2026, 11/20/2026 or Nov 20, 2026, with an optional time such as 14:30 or 2:30 PM (in the workflow's time zone unless it has an offset)";

@@ -1,7 +1,7 @@
 import type { INodePropertyOptions } from 'n8n-workflow';
 
-import type { Fail } from './checkContext';
-import { describeValue } from './shownText';
+import type { Fail } from '../checkContext';
+import { describeValue } from '../shownText';
 import { optionWords } from './spelling';
 
 /** Booleans as sheets and forms write them, in any letter case, with spaces around (n8n reads true/false and 1/0). */

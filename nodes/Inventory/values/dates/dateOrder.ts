@@ -1,4 +1,4 @@
-import { field, ONE_OF_FORM_OPTIONS } from './field';
+import { field, ONE_OF_FORM_OPTIONS } from '../field';
 
 // Options → Date Order: how a date whose day and month could be either (04/05/2026) is read. The
 // Options collection lists it (actions/options.description.ts); ItemInput reads it.

@@ -21,7 +21,7 @@ export interface DateContext {
 
 /**
  * Why a value is not read as a date. `format` is the Luxon format that reads the date text as read
- * (dates.ts asReadText), where one does.
+ * (readDate.ts asReadText), where one does.
  */
 export type DateRefusal =
 	| { reason: 'invalid' }

@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 
 import { NOT_A_DATE, refused, type DateContext, type DateReading } from './dateReading';
-import { NUMBER_TEXT } from './numbers';
+import { NUMBER_TEXT } from '../numbers/numberText';
 import { readSheetDate } from './sheetDates';
 
 /**
@@ -31,7 +31,7 @@ const YEAR_FIRST = /^\d{4}-\d{2}-\d{2}/;
 /** Date text as it is read: trimmed, each run of white space one space (OFFERED_FIXES.oneSpace in an expression). */
 export const asReadText = (value: string): string => value.trim().replace(/\s+/g, ' ');
 
-/** Date text: ISO 8601 and SQL as Luxon reads them, a number as text, then as sheets write it (values/sheetDates.ts). */
+/** Date text: ISO 8601 and SQL as Luxon reads them, a number as text, then as sheets write it (sheetDates.ts). */
 function readText(value: string, context: DateContext): DateReading {
 	const { zone } = context;
 	const text = asReadText(value);
@@ -94,7 +94,7 @@ function isDateTimeLike(value: object): value is {
 
 /**
  * Reads what a date parameter can hold: date text (ISO 8601 and SQL as Luxon reads them, then
- * DATE_SHAPES in values/dateShapes.ts), a number (DATE_NUMBERS), a Luxon DateTime or a JS Date from an expression. Without
+ * DATE_SHAPES in dateShapes.ts), a number (DATE_NUMBERS), a Luxon DateTime or a JS Date from an expression. Without
  * an offset a value is taken in the workflow's time zone; the date order is asked only for a date
  * whose day and month could be either. The result is in the workflow's time zone.
  */
