@@ -1,5 +1,5 @@
 /**
- * The text a row's key is made of (idempotency/keys.ts keyText, keyOfValues) and the exact key of
+ * The text a row's key is made of (idempotency/keyText.ts keyText, keyOfValues) and the exact key of
  * a given row. These keys are what the API remembers: once released they must never change, so the
  * literal keys below are pinned, not computed.
  *

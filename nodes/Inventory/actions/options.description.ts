@@ -1,14 +1,42 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { field, INTEGER_IN_FORM_RANGE, type Field } from '../values/field';
+import { field, INTEGER_IN_FORM_RANGE, ONE_OF_FORM_OPTIONS, type Field } from '../values/field';
 import type { ItemInput } from '../values/itemInput';
 import type { ConcurrencySetting } from '../scheduling/controller';
 import { RETRIED_AFTER, type RetryPolicy } from '../transport';
-import { dateOrderOption } from '../values/dates/dateOrder';
 
 // Every option is a plain `INodeProperties` literal with its check beside it (values/field.ts), as
 // every parameter of the node is, so that n8n's lint reads it. A number option always holds a value
 // (its default when added), so none shows a placeholder.
+
+// Options → Date Order: how a date whose day and month could be either (04/05/2026) is read. The
+// Options collection lists it; the run's setup reads it (runSetup.ts) and hands it to ItemInput.
+
+/** Read once per run, from the first item, when a date first needs it (runSetup.ts). */
+export const dateOrderOption = field({
+	property: {
+		displayName: 'Date Order',
+		name: 'dateOrder',
+		type: 'options',
+		default: 'dayFirst',
+		options: [
+			{
+				name: 'Day First',
+				value: 'dayFirst',
+				description: '04/05/2026 is 4 May 2026, as in most of Europe',
+			},
+			{
+				name: 'Month First',
+				value: 'monthFirst',
+				description: '04/05/2026 is April 5, 2026, as in the US',
+			},
+		],
+		description:
+			'How to read dates whose day and month could be either, like 04/05/2026: every row is read this way',
+		hint: 'Dates with one reading need no order: 20/11/2026, 11/20/2026, 2026-11-20, Nov 20, 2026. With an order set, a date that reads only the other way (11/20/2026 with Day First) is refused.',
+	},
+	check: ONE_OF_FORM_OPTIONS,
+});
 
 /** How the node sends, not what: read once per run, from the first item. */
 export const runOptions = {

@@ -7,9 +7,8 @@ import type { ConcurrencySetting } from '../scheduling/controller';
 import { openConnection, type InventoryConnection, type RetryPolicy } from '../transport';
 import { blankRows, blankRowsHint } from './blankRows';
 import type { DateOrder } from '../values/dates/dateReading';
-import { dateOrderOption } from '../values/dates/dateOrder';
 import { ItemInput, type RunDateOrder } from '../values/itemInput';
-import { readRunOptions } from './options.description';
+import { dateOrderOption, readRunOptions } from './options.description';
 
 /** What one run of the node reads once: its settings, its credential and its identity. */
 export interface RunSetup {

@@ -1,7 +1,7 @@
 import { CREDENTIAL_BLANKING_VALUE } from 'n8n-workflow';
 
 /** Code points shown as nothing: soft hyphen, joiners and marks, variation selectors, fillers, the byte order mark. */
-// Not values/invisibleCharacters.ts's fact (what a message escapes): a header holds printable ASCII only; this only names what a refused token holds.
+// Not values/shownText.ts's fact (what a message escapes): a header holds printable ASCII only; this only names what a refused token holds.
 const INVISIBLE: ReadonlyArray<readonly [number, number]> = [
 	[0x00ad, 0x00ad],
 	[0x034f, 0x034f],

@@ -1,3 +1,4 @@
+import { listedFirst } from '../../model/listedFirst';
 import { recordLabel } from '../../model/record';
 import { bodyKind } from '../answers/answerBody';
 import { isCertificateFailure, type NetworkFailure } from '../answers/networkFailure';
@@ -40,7 +41,7 @@ const REFUSAL_BY_STATUS: Record<number, (answer: RedactedAnswer) => Wording> = {
 	422: ({ reason, problems }) => ({
 		message: `The Inventory API rejected the input (422)${reasonAfterColon(reason)}`,
 		description: problems.length
-			? `Fields with problems: ${problems.slice(0, MAX_PROBLEMS_SHOWN).join('; ')}${problems.length > MAX_PROBLEMS_SHOWN ? `; and ${problems.length - MAX_PROBLEMS_SHOWN} more (in details.reasons)` : ''}`
+			? `Fields with problems: ${listedFirst(problems, MAX_PROBLEMS_SHOWN, '; ')}${problems.length > MAX_PROBLEMS_SHOWN ? ' (in details.reasons)' : ''}`
 			: 'Check the values of this item.',
 	}),
 };
