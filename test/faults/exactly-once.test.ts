@@ -18,11 +18,18 @@ import {
 	startSandbox,
 	type FaultConfig,
 	type FaultKind,
+	type HeldRequest,
 	type LogEntry,
 	type RecordedRequest,
 	type SandboxHandle,
 	type SandboxState,
 } from '../../sandbox/src';
+import {
+	installAttemptTimeouts,
+	timeOutAttempt,
+	UNREACHED_TIMEOUT_MS,
+	uninstallAttemptTimeouts,
+} from '../harness/attempts';
 import {
 	forgetServerControllers,
 	inventoryWorkflow,
@@ -46,9 +53,8 @@ const ACTIONS = TODOS + ACQUISITIONS + BILLINGS;
 
 /**
  * The node's retry budget in these runs (the most it allows), and small waits so 1,000 faulty actions
- * take seconds. It covers the 5 injected faults a key may meet plus the 409s of a held action: between
- * the 100 ms timeout and the end of a 120 ms hold, the back-off (2.5–5, 5–10, 10–20 ms…) sends at
- * most three retries.
+ * take seconds. It covers the 5 injected faults a key may meet plus the 409 of a held action (see
+ * FAULTS). The Timeout is one no answer reaches: an attempt times out only when the test ends it.
  */
 const MAX_RETRIES = 10;
 /** A number: that fixed concurrency (the Concurrency option); 'automatic': the node finds it (Max Concurrency). */
@@ -56,30 +62,29 @@ type Sending = number | 'automatic';
 const nodeOptions = (sending: Sending) => ({
 	...(sending === 'automatic' ? {} : { concurrency: sending }),
 	maxRetries: MAX_RETRIES,
-	retryDelay: 5,
+	retryDelay: 1,
 	maxRetryWait: 2000,
-	timeout: 100,
+	timeout: UNREACHED_TIMEOUT_MS,
 });
 
 /**
  * Rate-based faults, decided by the sandbox per Idempotency-Key and attempt: about a fifth of the
- * actions meet each kind. slowResponse holds an applied action's response for 1 s, ten times the
- * node's 100 ms timeout. holdInFlight keeps a fresh action's key in flight for 120 ms before applying
- * it, so the node's attempt times out and its retries meet "409 still being processed" until the
- * replay (the sandbox runs in this process: the node's 100 ms timer, set first, always fires first).
- * holdInFlight, dropAfterApply and slowResponse can only hit the attempt that applies the action,
- * and each one that fires rules out the next, so their rates are set so that each reaches about 20 %
- * of the actions. At most 5 injected faults per key.
+ * actions meet each kind. slowResponse holds an applied action's response back, holdInFlight keeps a
+ * fresh action's key in flight before applying it; both hold their request until released
+ * (`holdRequests`, see heldUntilNextAttempt), so the node's attempt times out first, by construction:
+ * a held answer comes after the node gave up on it, and a held key's next attempt meets "409 still
+ * being processed" before the action is applied and the one after gets the replay. holdInFlight,
+ * dropAfterApply and slowResponse can only hit the attempt that applies the action, and each one
+ * that fires rules out the next, so their rates are set so that each reaches about 20 % of the
+ * actions. At most 5 injected faults per key.
  */
 const FAULTS: FaultConfig = {
 	seed: 20260331,
 	resetBeforeApplyRate: 0.2,
 	serverErrorRate: 0.2,
 	holdInFlightRate: 0.23,
-	holdInFlightMs: 120,
 	dropAfterApplyRate: 0.28,
 	slowResponseRate: 0.42,
-	slowResponseDelayMs: 1000,
 	maxFaultsPerKey: 5,
 };
 const RATE_LIMIT_EVERY = 4;
@@ -89,21 +94,56 @@ let capture: Capture;
 const sandboxLog: LogEntry[] = [];
 let onLog: (entry: LogEntry) => void = () => {};
 
+/** The requests the sandbox holds (slowResponse, holdInFlight), by key, until that key's next attempt is answered. */
+const held = new Map<string, HeldRequest[]>();
+/** Holds whose key had no attempt in flight to time out: none, or the test proves nothing. */
+const notTimedOut: string[] = [];
+
+/**
+ * A held request: the node's attempt that sent it times out now, and the hold lasts until the sandbox
+ * has answered the key's next attempt (sent after the node gave up on this one, since a key's
+ * attempts go one after another): a 409 while its key is held in flight, else the replay of its
+ * stored result (or a fault or a 429 first).
+ */
+function heldUntilNextAttempt(request: HeldRequest): void {
+	const key = request.key ?? '(none)';
+	if (!timeOutAttempt(request.key)) notTimedOut.push(`${request.kind} ${key}`);
+	held.set(key, [...(held.get(key) ?? []), request]);
+}
+
+function releaseHeld(key: string | null): void {
+	for (const request of held.get(key ?? '(none)') ?? []) request.release();
+	held.delete(key ?? '(none)');
+}
+
+/** What a run left held (nothing, when every timed-out attempt was retried) is let go. */
+function releaseAllHeld(): void {
+	for (const key of [...held.keys()]) releaseHeld(key);
+}
+
 beforeAll(async () => {
 	capture = captureOutput();
+	installAttemptTimeouts();
 	sandbox = await startSandbox({
 		log: (entry) => {
 			sandboxLog.push(entry);
+			// A held request's own entry comes after its release: an entry of a held key is a later attempt's.
+			releaseHeld(entry.key);
 			onLog(entry);
 		},
 	});
+	sandbox.holdRequests(heldUntilNextAttempt);
 });
 afterAll(async () => {
+	releaseAllHeld();
 	await sandbox.close();
+	uninstallAttemptTimeouts();
 	capture.stop();
 });
 beforeEach(async () => {
+	releaseAllHeld();
 	await slowResponsesDelivered();
+	notTimedOut.length = 0;
 	onLog = () => {};
 	sandbox.setFaults(null);
 	sandbox.reset();
@@ -111,10 +151,12 @@ beforeEach(async () => {
 });
 
 /**
- * Responses the sandbox is still holding back (slowResponse) would land in the next test's request
- * log: wait until every slow response it decided on has been written out (or dropped).
+ * Responses the sandbox decided to hold back (slowResponse) would land in the next test's request
+ * log: wait until every one has been written out (or dropped). Each was released by its key's next
+ * attempt; one still held would mean the node never came back for it.
  */
 async function slowResponsesDelivered(): Promise<void> {
+	expect([...held.keys()]).toEqual([]);
 	const pending = () =>
 		sandbox.state().counters.faults.slowResponse -
 		sandbox.requests().filter((r) => r.fault === 'slowResponse').length;
@@ -262,6 +304,7 @@ function expectExactlyOnce(
 	requests: RecordedRequest[],
 ): void {
 	const runs = Array.isArray(run) ? run : [{ run, intake: allIntake }];
+	expect(notTimedOut).toEqual([]);
 	for (const { run: oneRun } of runs) {
 		expect(oneRun.data.resultData.error?.message).toBeUndefined();
 		expect(oneRun.status).toBe('success');
@@ -504,7 +547,7 @@ describe('a batch that fails mid-way, then n8n\'s "Retry execution"', () => {
 		createTodoParameters({
 			assetId: '={{ $json.assetId }}',
 			name: '={{ $json.task }}',
-			options: { concurrency, maxRetries, retryDelay: 5, timeout: 1000 },
+			options: { concurrency, maxRetries, retryDelay: 5, timeout: UNREACHED_TIMEOUT_MS },
 		});
 
 	function createdBy(requests: RecordedRequest[]): Set<string> {
