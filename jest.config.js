@@ -1,7 +1,8 @@
 /** @type {import('jest').Config} */
 module.exports = {
 	preset: 'ts-jest',
-	testEnvironment: 'node',
+	// Node's, with each test's console output (n8n's logger included) shown only when the test fails.
+	testEnvironment: '<rootDir>/test/harness/quiet-environment.ts',
 	roots: ['<rootDir>/test', '<rootDir>/sandbox/test'],
 	testMatch: ['**/*.test.ts'],
 	testPathIgnorePatterns: ['/node_modules/', '/test/e2e/'],

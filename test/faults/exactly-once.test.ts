@@ -460,8 +460,8 @@ describe.each([
 			expect(perFault.rateLimited).toBeGreaterThanOrEqual(0.2 * ACTIONS);
 			// Every 429 the sandbox sent is in the log with its Retry-After, and the node came back after it.
 			expect(requests.filter((r) => r.fault === 'rateLimited').length).toBeGreaterThan(0);
-			process.stdout.write(
-				`concurrency ${concurrency}: ${requests.length} requests for ${ACTIONS} actions; per kind: ${JSON.stringify(perFault)}; 429 with Retry-After 1 s: ${slowTrips.length}\n`,
+			console.log(
+				`concurrency ${concurrency}: ${requests.length} requests for ${ACTIONS} actions; per kind: ${JSON.stringify(perFault)}; 429 with Retry-After 1 s: ${slowTrips.length}`,
 			);
 
 			expectNoToken([run]);
@@ -488,8 +488,8 @@ describe('1,000 actions under every kind of fault and a token bucket, automatic 
 			expect(
 				capture.lines.filter((line) => line.includes('Inventory: automatic concurrency settled')),
 			).toHaveLength(3);
-			process.stdout.write(
-				`automatic: ${requests.length} requests for ${ACTIONS} actions; per kind: ${JSON.stringify(perFault)}; 429 of the token bucket: ${state.counters.rateLimited}\n`,
+			console.log(
+				`automatic: ${requests.length} requests for ${ACTIONS} actions; per kind: ${JSON.stringify(perFault)}; 429 of the token bucket: ${state.counters.rateLimited}`,
 			);
 			expectNoToken([run]);
 		} finally {
@@ -528,8 +528,8 @@ describe('the same 1,000 actions as 4 executions at once in one process, automat
 			expect(
 				lines.filter((line) => line.includes('Inventory: automatic concurrency settled')),
 			).toHaveLength(3 * intakes.length);
-			process.stdout.write(
-				`4 executions at once: ${requests.length} requests for ${ACTIONS} actions; per kind: ${JSON.stringify(perFault)}; 429 of the token bucket: ${state.counters.rateLimited}\n`,
+			console.log(
+				`4 executions at once: ${requests.length} requests for ${ACTIONS} actions; per kind: ${JSON.stringify(perFault)}; 429 of the token bucket: ${state.counters.rateLimited}`,
 			);
 			expectNoToken(runs.map(({ run }) => run));
 		} finally {
