@@ -2,7 +2,7 @@
 module.exports = {
 	preset: 'ts-jest',
 	// Node's, with each test's console output (n8n's logger included) shown only when the test fails.
-	testEnvironment: '<rootDir>/test/harness/quiet-environment.ts',
+	testEnvironment: '<rootDir>/test/harness/quiet-environment.js',
 	roots: ['<rootDir>/test', '<rootDir>/sandbox/test'],
 	testMatch: ['**/*.test.ts'],
 	testPathIgnorePatterns: ['/node_modules/', '/test/e2e/'],

@@ -65,7 +65,7 @@ export interface Capture {
  * Captures n8n's loggers (LoggerProxy, used by the engine; Container's Logger, used by n8n-core's
  * error reporter and a node's `this.logger`) at debug level, console output and raw stdout/stderr
  * writes. The loggers stay captured for the rest of the test file. Console output still goes to the
- * console too, which shows it when the test fails (test/harness/quiet-environment.ts); the loggers'
+ * console too, which shows it when the test fails (test/harness/quiet-environment.js); the loggers'
  * lines are in `lines` only.
  */
 export function captureOutput(): Capture {
