@@ -12,6 +12,7 @@ import { DEFAULT_RECORDED_REQUESTS, SandboxCore } from './http/server';
 import { makeSelfSignedCertificate, type TlsKeyAndCertificate } from './http/tls';
 import type {
 	FaultConfig,
+	HeldRequest,
 	LogEntry,
 	RateLimitConfig,
 	RecordedRequest,
@@ -66,6 +67,13 @@ export interface SandboxHandle {
 	state(): SandboxState;
 	/** Same as GET /_sandbox/requests. */
 	requests(): RecordedRequest[];
+	/**
+	 * In-process only (no endpoint): while a listener is set, each timed wait of a request (latencyMs,
+	 * processingDelayMs, the holdInFlight and slowResponse faults) lasts until the held request's
+	 * `release()` instead of its milliseconds; the listener is called as each wait begins. null: the
+	 * waits take their milliseconds again, and every request still held is released.
+	 */
+	holdRequests(listener: ((held: HeldRequest) => void) | null): void;
 	close(): Promise<void>;
 }
 
@@ -131,6 +139,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
 		reset: () => core.reset(),
 		state: () => core.state(),
 		requests: () => core.requests(),
+		holdRequests: (listener) => core.holdRequests(listener),
 		close: () => {
 			closing ??= new Promise<void>((resolve) => {
 				core.shutdown();

@@ -182,6 +182,30 @@ export interface FaultConfig {
 	processingDelayMs?: number;
 }
 
+/** The timed waits that hold a request: `latencyMs`, `processingDelayMs`, and the two holding faults. */
+export const HOLD_KINDS = ['latency', 'processing', 'holdInFlight', 'slowResponse'] as const;
+
+export type HoldKind = (typeof HOLD_KINDS)[number];
+
+/**
+ * A request held by one of the timed waits while a hold listener is set (SandboxHandle.holdRequests):
+ * it stays where it is until `release()`, however long that takes.
+ */
+export interface HeldRequest {
+	/**
+	 * Which wait: `latency` before anything else, `processing` and `holdInFlight` with the key in
+	 * flight before the action is applied, `slowResponse` with the action applied and its answer ready.
+	 */
+	readonly kind: HoldKind;
+	/** The request's `seq` in the request log. */
+	readonly seq: number;
+	/** The Idempotency-Key as sent (trimmed), or null. */
+	readonly key: string | null;
+	readonly operation: Operation;
+	/** Ends the hold: the request goes on as after its wait. Calling it again does nothing. */
+	release(): void;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Rate limit (not a fault: the sandbox's own limit, like a gateway's)
 // ---------------------------------------------------------------------------------------------

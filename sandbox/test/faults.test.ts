@@ -2,7 +2,7 @@ import axios from 'axios';
 import { sleep } from 'n8n-workflow';
 
 import { TOKENS } from '../../test/fixtures';
-import { acquisition, billing, randomUUID, todo, useTestSandbox } from './helpers';
+import { acquisition, billing, holdRequests, randomUUID, todo, useTestSandbox } from './helpers';
 import { startSandbox, type FaultConfig } from '../src';
 
 const t = useTestSandbox();
@@ -113,17 +113,23 @@ describe('fault injection', () => {
 	});
 
 	test('slow response past a client timeout: applied and stored first, the retry replays', async () => {
-		t.sb.setFaults({ slowResponseRate: 1, slowResponseDelayMs: 2_000, maxFaultsPerKey: 1 });
+		t.sb.setFaults({ slowResponseRate: 1, maxFaultsPerKey: 1 });
+		// Held until released, so the client's timeout comes first whatever the machine's speed.
+		const holds = holdRequests(t.sb);
 		const key = randomUUID();
 		const body = { price_model: 'lump_sum', cost: 42, billing_frequency: 'yearly' };
 		await expect(billing(t.http, 2001, body, { key, timeout: 100 })).rejects.toMatchObject({
 			code: 'ECONNABORTED',
 		});
+		expect(holds.all.map(({ kind, key: heldKey }) => [kind, heldKey])).toEqual([
+			['slowResponse', key],
+		]);
 		expect(t.sb.state().billingChanges).toHaveLength(1);
 		const r = await billing(t.http, 2001, body, { key });
 		expect(r.status).toBe(200);
 		expect(r.headers['idempotent-replayed']).toBe('true');
 		expect(t.sb.state().counters.faults.slowResponse).toBe(1);
+		holds.all[0].release();
 	});
 
 	test('a slow response still arrives for a patient client', async () => {
@@ -134,7 +140,9 @@ describe('fault injection', () => {
 	});
 
 	test('a fresh action held in flight past a client timeout: a retry meanwhile gets 409, then it is applied once and the retry replays', async () => {
-		t.sb.setFaults({ holdInFlightRate: 1, holdInFlightMs: 1_000, maxFaultsPerKey: 1 });
+		t.sb.setFaults({ holdInFlightRate: 1, maxFaultsPerKey: 1 });
+		// Held until released: past the client's timeout and the retry's 409 by construction.
+		const holds = holdRequests(t.sb);
 		const key = randomUUID();
 		const body = { price_model: 'lump_sum', cost: 42, billing_frequency: 'yearly' };
 		await expect(billing(t.http, 2001, body, { key, timeout: 100 })).rejects.toMatchObject({
@@ -148,6 +156,10 @@ describe('fault injection', () => {
 			message:
 				'A request with this Idempotency-Key is still being processed; retry later to get its result.',
 		});
+		expect(holds.all.map(({ kind, key: heldKey }) => [kind, heldKey])).toEqual([
+			['holdInFlight', key],
+		]);
+		holds.all[0].release();
 		while (t.sb.state().billingChanges.length === 0) await sleep(20);
 		const after = await billing(t.http, 2001, body, { key });
 		expect(after.status).toBe(200);
@@ -230,20 +242,25 @@ describe('fault injection', () => {
 			resetBeforeApplyRate: 0.2,
 			dropAfterApplyRate: 0.3,
 			slowResponseRate: 0.2,
-			slowResponseDelayMs: 1_000,
 			maxFaultsPerKey: 3,
 		});
-		const client = axios.create({
-			baseURL: t.sb.baseUrl,
-			validateStatus: () => true,
-			timeout: 300,
+		// A slow response is the client's timeout: the client gives up on it, then the sandbox lets it go.
+		let attempt = new AbortController();
+		t.sb.holdRequests((held) => {
+			attempt.abort();
+			held.release();
 		});
 		for (let i = 0; i < 30; i++) {
 			const key = randomUUID();
-			const res = await withRetries(
-				() => todo(client, 1001 + (i % 20), { name: `action ${i}` }, { key }),
-				4,
-			);
+			const res = await withRetries(() => {
+				attempt = new AbortController();
+				return todo(
+					t.http,
+					1001 + (i % 20),
+					{ name: `action ${i}` },
+					{ key, signal: attempt.signal },
+				);
+			}, 4);
 			expect(res).toMatchObject({ ok: true });
 		}
 		const s = t.sb.state();
@@ -350,5 +367,57 @@ describe('PUT/GET/DELETE /_sandbox/faults (admin token)', () => {
 		);
 		expect(apiToken.status).toBe(401);
 		expect(t.sb.state().faults).toBeNull();
+	});
+});
+
+describe('holdRequests: the timed waits last until released', () => {
+	test('latency, then processing with the key in flight: each holds its request until release(), and the listener hears of each as it begins', async () => {
+		t.sb.setFaults({ latencyMs: 1, processingDelayMs: 1 });
+		const holds = holdRequests(t.sb);
+		const key = randomUUID();
+		const pending = todo(t.http, 1001, { name: 'held' }, { key });
+
+		const latency = await holds.nth(1);
+		expect(latency).toMatchObject({ kind: 'latency', seq: 1, key, operation: 'createTodo' });
+		expect(t.sb.state().counters.requestsTotal).toBe(1);
+		latency.release();
+		latency.release(); // again: nothing more
+
+		const processing = await holds.nth(2);
+		expect(processing).toMatchObject({ kind: 'processing', seq: 1, key });
+		expect(t.sb.state().todos).toHaveLength(0);
+		expect(t.sb.requests()).toHaveLength(0);
+		processing.release();
+
+		expect((await pending).status).toBe(201);
+		expect(t.sb.state().todos).toHaveLength(1);
+		expect(holds.all).toHaveLength(2);
+	});
+
+	test('holdInFlight and slowResponse; null lets every held request go, and the waits take their milliseconds again', async () => {
+		const holds = holdRequests(t.sb);
+		t.sb.setFaults({ holdInFlightRate: 1, maxFaultsPerKey: 1 });
+		const inFlight = todo(t.http, 1001, { name: 'held in flight' });
+		expect(await holds.nth(1)).toMatchObject({ kind: 'holdInFlight', seq: 1 });
+
+		t.sb.setFaults({ slowResponseRate: 1, maxFaultsPerKey: 1 });
+		const slow = todo(t.http, 1002, { name: 'slow' });
+		expect(await holds.nth(2)).toMatchObject({ kind: 'slowResponse', seq: 2 });
+		// The slow one is applied and stored, its answer held; the one in flight is not applied yet.
+		expect(t.sb.state().todos.map(({ name }) => name)).toEqual(['slow']);
+
+		t.sb.holdRequests(null);
+		expect([(await inFlight).status, (await slow).status]).toEqual([201, 201]);
+		expect(t.sb.requests().map(({ seq, fault }) => [seq, fault])).toEqual(
+			expect.arrayContaining([
+				[1, 'holdInFlight'],
+				[2, 'slowResponse'],
+			]),
+		);
+
+		t.sb.setFaults({ slowResponseRate: 1, slowResponseDelayMs: 1, maxFaultsPerKey: 1 });
+		expect((await todo(t.http, 1003, { name: 'timed' })).status).toBe(201);
+		expect(t.sb.requests()[2]).toMatchObject({ seq: 3, fault: 'slowResponse', delivered: true });
+		expect(holds.all).toHaveLength(2);
 	});
 });

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import axios, { type AxiosInstance, type AxiosResponse } from 'axios';
 
 import { TOKENS } from '../../test/fixtures';
-import { startSandbox, type SandboxHandle, type SandboxOptions } from '../src';
+import { startSandbox, type HeldRequest, type SandboxHandle, type SandboxOptions } from '../src';
 
 export interface TestSandbox {
 	sb: SandboxHandle;
@@ -30,11 +30,36 @@ export function useTestSandbox(): TestSandbox {
 	});
 	afterAll(() => t.sb.close());
 	beforeEach(() => {
+		t.sb.holdRequests(null);
 		t.sb.setFaults(null);
 		t.sb.setRateLimit(null);
 		t.sb.reset();
 	});
 	return t;
+}
+
+export interface Holds {
+	/** Every request held so far, in the order the holds began. */
+	all: HeldRequest[];
+	/** The `count`-th request held (1 = the first), once it is held. */
+	nth(count: number): Promise<HeldRequest>;
+}
+
+/** From now on the sandbox's timed waits hold their requests until released (holdRequests); these are they. */
+export function holdRequests(sb: SandboxHandle): Holds {
+	const all: HeldRequest[] = [];
+	const waiting: Array<{ count: number; resolve: (held: HeldRequest) => void }> = [];
+	sb.holdRequests((held) => {
+		all.push(held);
+		for (const waiter of waiting.filter(({ count }) => count === all.length)) waiter.resolve(held);
+	});
+	return {
+		all,
+		nth: (count) =>
+			count <= all.length
+				? Promise.resolve(all[count - 1])
+				: new Promise((resolve) => waiting.push({ count, resolve })),
+	};
 }
 
 export interface CallOptions {
@@ -44,6 +69,8 @@ export interface CallOptions {
 	timeout?: number;
 	/** Send a string body byte for byte (no axios JSON handling). */
 	raw?: boolean;
+	/** Aborting it ends the request on the client's side, as a timeout would. */
+	signal?: AbortSignal;
 }
 
 export function call(
@@ -65,6 +92,7 @@ export function call(
 		data: body,
 		headers: { ...headers, ...opts.headers },
 		timeout: opts.timeout,
+		signal: opts.signal,
 		...(opts.raw ? { transformRequest: [(d: unknown) => d] } : {}),
 	});
 }

@@ -1,5 +1,7 @@
 import { TOKENS } from '../../test/fixtures';
-import { acquisition, billing, randomUUID, todo, useTestSandbox } from './helpers';
+import { sleep } from 'n8n-workflow';
+
+import { acquisition, billing, holdRequests, randomUUID, todo, useTestSandbox } from './helpers';
 
 const t = useTestSandbox();
 
@@ -233,11 +235,17 @@ describe('rejected requests store nothing, so a corrected request can reuse the 
 
 describe('concurrency', () => {
 	test('50 parallel requests with one key apply once (others: 409 in flight, or replay)', async () => {
-		t.sb.setFaults({ processingDelayMs: 300 });
+		t.sb.setFaults({ processingDelayMs: 1 });
+		// The first is held in flight until another one met it there (409), the rest come when they come.
+		const holds = holdRequests(t.sb);
 		const key = randomUUID();
-		const responses = await Promise.all(
+		const sent = Promise.all(
 			Array.from({ length: 50 }, () => acquisition(t.http, 1101, { event_type_id: 301 }, { key })),
 		);
+		const first = await holds.nth(1);
+		while (t.sb.state().counters.idempotencyInFlight === 0) await sleep(5);
+		first.release();
+		const responses = await sent;
 		const fresh = responses.filter(
 			(r) => r.status === 201 && r.headers['idempotent-replayed'] === undefined,
 		);

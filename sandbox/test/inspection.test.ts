@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import axios from 'axios';
-import { sleep } from 'n8n-workflow';
 
 import { TOKENS } from '../../test/fixtures';
 import {
 	acquisition,
 	billing,
+	holdRequests,
 	randomUUID,
 	startTestSandbox,
 	todo,
@@ -140,8 +140,16 @@ describe('start and finish times in the request log', () => {
 	});
 
 	test('concurrent requests overlap; a slow response finishes when it is written, a reset when the connection ends', async () => {
-		t.sb.setFaults({ processingDelayMs: 200 });
-		await Promise.all([todo(t.http, 1001, { name: 'a' }), todo(t.http, 1002, { name: 'b' })]);
+		t.sb.setFaults({ processingDelayMs: 1 });
+		// Both are held until both arrived: they overlap by construction.
+		const holds = holdRequests(t.sb);
+		const both = Promise.all([
+			todo(t.http, 1001, { name: 'a' }),
+			todo(t.http, 1002, { name: 'b' }),
+		]);
+		await holds.nth(2);
+		t.sb.holdRequests(null);
+		await both;
 		const [a, b] = t.sb.requests();
 		expect(Math.max(a.startedAtMs, b.startedAtMs)).toBeLessThan(
 			Math.min(a.finishedAtMs, b.finishedAtMs),
@@ -188,11 +196,13 @@ describe('POST /_sandbox/reset', () => {
 	});
 
 	test('a request under way at the reset changes nothing in the new world and is in neither its log nor its counters', async () => {
-		t.sb.setFaults({ latencyMs: 2000 });
+		t.sb.setFaults({ latencyMs: 1 });
+		const holds = holdRequests(t.sb);
 		const underWay = todo(t.http, 1001, { name: 'before the reset' });
-		while (t.sb.state().counters.requestsTotal === 0) await sleep(5);
+		const held = await holds.nth(1);
 		t.sb.reset();
 		t.sb.setFaults(null);
+		held.release();
 		const after = await todo(t.http, 1002, { name: 'after the reset' });
 		expect(after.status).toBe(201);
 		const answer = await underWay;
@@ -207,12 +217,14 @@ describe('POST /_sandbox/reset', () => {
 	});
 
 	test('a request held in flight (being processed) at the reset is not applied in the new world', async () => {
-		t.sb.setFaults({ holdInFlightRate: 1, holdInFlightMs: 2000 });
+		t.sb.setFaults({ holdInFlightRate: 1 });
+		const holds = holdRequests(t.sb);
 		const underWay = todo(t.http, 1001, { name: 'held at the reset' });
-		while (t.sb.state().counters.requestsTotal === 0) await sleep(5);
-		await sleep(50);
+		const held = await holds.nth(1);
+		expect(held.kind).toBe('holdInFlight');
 		t.sb.reset();
 		t.sb.setFaults(null);
+		held.release();
 		const answer = await underWay;
 		expect([answer.status, answer.data.message]).toEqual([
 			503,
@@ -392,13 +404,12 @@ describe('options', () => {
 	});
 
 	test('close() is idempotent and ends open connections', async () => {
-		const sb = await startSandbox({
-			log: false,
-			faults: { slowResponseRate: 1, slowResponseDelayMs: 60_000 },
-		});
+		const sb = await startSandbox({ log: false, faults: { slowResponseRate: 1 } });
+		const holds = holdRequests(sb);
 		const http = axios.create({ baseURL: sb.baseUrl, validateStatus: () => true });
 		const pending = todo(http, 1001, { name: 'x' }).catch((e: Error) => e);
-		await sleep(50);
+		// Its answer is held (never released): the connection is open when the sandbox closes.
+		await holds.nth(1);
 		await Promise.all([sb.close(), sb.close()]);
 		expect(await pending).toBeInstanceOf(Error);
 	});

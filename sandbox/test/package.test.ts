@@ -54,7 +54,8 @@ beforeAll(() => {
 	tarball = join(work, packed.filename);
 	mkdirSync(app);
 	npm(['install', tarball, '--offline', '--no-audit', '--no-fund', '--ignore-scripts'], app);
-});
+	// As long as its npm commands may take: packing compiles the sandbox, slow on a loaded machine.
+}, 180_000);
 
 describe('the sandbox package', () => {
 	test('holds the compiled sandbox, its seed, README, licence and package.json: no source, no test', () => {

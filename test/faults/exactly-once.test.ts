@@ -18,11 +18,18 @@ import {
 	startSandbox,
 	type FaultConfig,
 	type FaultKind,
+	type HeldRequest,
 	type LogEntry,
 	type RecordedRequest,
 	type SandboxHandle,
 	type SandboxState,
 } from '../../sandbox/src';
+import {
+	installAttemptTimeouts,
+	timeOutAttempt,
+	UNREACHED_TIMEOUT_MS,
+	uninstallAttemptTimeouts,
+} from '../harness/attempts';
 import {
 	forgetServerControllers,
 	inventoryWorkflow,
@@ -46,9 +53,8 @@ const ACTIONS = TODOS + ACQUISITIONS + BILLINGS;
 
 /**
  * The node's retry budget in these runs (the most it allows), and small waits so 1,000 faulty actions
- * take seconds. It covers the 5 injected faults a key may meet plus the 409s of a held action: between
- * the 100 ms timeout and the end of a 120 ms hold, the back-off (2.5–5, 5–10, 10–20 ms…) sends at
- * most three retries.
+ * take seconds. It covers the 5 injected faults a key may meet plus the 409 of a held action (see
+ * FAULTS). The Timeout is one no answer reaches: an attempt times out only when the test ends it.
  */
 const MAX_RETRIES = 10;
 /** A number: that fixed concurrency (the Concurrency option); 'automatic': the node finds it (Max Concurrency). */
@@ -56,30 +62,29 @@ type Sending = number | 'automatic';
 const nodeOptions = (sending: Sending) => ({
 	...(sending === 'automatic' ? {} : { concurrency: sending }),
 	maxRetries: MAX_RETRIES,
-	retryDelay: 5,
+	retryDelay: 1,
 	maxRetryWait: 2000,
-	timeout: 100,
+	timeout: UNREACHED_TIMEOUT_MS,
 });
 
 /**
  * Rate-based faults, decided by the sandbox per Idempotency-Key and attempt: about a fifth of the
- * actions meet each kind. slowResponse holds an applied action's response for 1 s, ten times the
- * node's 100 ms timeout. holdInFlight keeps a fresh action's key in flight for 120 ms before applying
- * it, so the node's attempt times out and its retries meet "409 still being processed" until the
- * replay (the sandbox runs in this process: the node's 100 ms timer, set first, always fires first).
- * holdInFlight, dropAfterApply and slowResponse can only hit the attempt that applies the action,
- * and each one that fires rules out the next, so their rates are set so that each reaches about 20 %
- * of the actions. At most 5 injected faults per key.
+ * actions meet each kind. slowResponse holds an applied action's response back, holdInFlight keeps a
+ * fresh action's key in flight before applying it; both hold their request until released
+ * (`holdRequests`, see heldUntilNextAttempt), so the node's attempt times out first, by construction:
+ * a held answer comes after the node gave up on it, and a held key's next attempt meets "409 still
+ * being processed" before the action is applied and the one after gets the replay. holdInFlight,
+ * dropAfterApply and slowResponse can only hit the attempt that applies the action, and each one
+ * that fires rules out the next, so their rates are set so that each reaches about 20 % of the
+ * actions. At most 5 injected faults per key.
  */
 const FAULTS: FaultConfig = {
 	seed: 20260331,
 	resetBeforeApplyRate: 0.2,
 	serverErrorRate: 0.2,
 	holdInFlightRate: 0.23,
-	holdInFlightMs: 120,
 	dropAfterApplyRate: 0.28,
 	slowResponseRate: 0.42,
-	slowResponseDelayMs: 1000,
 	maxFaultsPerKey: 5,
 };
 const RATE_LIMIT_EVERY = 4;
@@ -89,21 +94,89 @@ let capture: Capture;
 const sandboxLog: LogEntry[] = [];
 let onLog: (entry: LogEntry) => void = () => {};
 
+/** The requests the sandbox holds (slowResponse, holdInFlight), by key, until that key's next attempt is answered. */
+const held = new Map<string, HeldRequest[]>();
+/** Holds whose key had no attempt in flight to time out: none, or the test proves nothing. */
+const notTimedOut: string[] = [];
+
+/**
+ * A held request: the node's attempt that sent it times out now, and the hold lasts until the sandbox
+ * has answered the key's next attempt (sent after the node gave up on this one, since a key's
+ * attempts go one after another): a 409 while its key is held in flight, else the replay of its
+ * stored result (or a fault or a 429 first).
+ */
+function heldUntilNextAttempt(request: HeldRequest): void {
+	const key = request.key ?? '(none)';
+	if (!timeOutAttempt(request.key)) notTimedOut.push(`${request.kind} ${key}`);
+	held.set(key, [...(held.get(key) ?? []), request]);
+}
+
+function releaseHeld(key: string | null): void {
+	for (const request of held.get(key ?? '(none)') ?? []) request.release();
+	held.delete(key ?? '(none)');
+}
+
+/** The token bucket of the automatic runs: 100 requests a second, in bursts of up to 20. */
+const TOKEN_BUCKET = { ratePerSecond: 100, burst: 20 };
+/** The node's first requests that meet the bucket together (automatic concurrency starts with ten in flight). */
+const FIRST_TOGETHER = 6;
+/** The tokens that other traffic of the organization left in the bucket for them. */
+const TOKENS_LEFT = 3;
+let firstRequests: HeldRequest[] = [];
+
+/**
+ * An automatic run starts on a bucket that other traffic of the organization has nearly emptied:
+ * the node's first FIRST_TOGETHER requests are held at the sandbox (a latency hold, no injected
+ * fault) until all of them have arrived, then meet the bucket together, so that TOKENS_LEFT pass
+ * and the others get the bucket's 429, whatever the machine's speed (until they have met it, the
+ * bucket refills at one token a second: no stall of the machine can refill it). Then the faults
+ * and the bucket's real rate are on.
+ */
+function startOnNearlyEmptyBucket(): void {
+	firstRequests = [];
+	sandbox.setRateLimit({ ratePerSecond: 1, burst: TOKENS_LEFT });
+	sandbox.setFaults({ latencyMs: 1 });
+}
+
+function metTheBucketTogether(request: HeldRequest): void {
+	firstRequests.push(request);
+	if (firstRequests.length < FIRST_TOGETHER) return;
+	sandbox.setFaults(FAULTS);
+	for (const first of firstRequests) first.release();
+	// They take their tokens before the event loop's next turn; then the bucket refills at its rate.
+	setImmediate(() => sandbox.setRateLimit(TOKEN_BUCKET));
+}
+
+/** What a run left held (nothing, when every timed-out attempt was retried) is let go. */
+function releaseAllHeld(): void {
+	for (const key of [...held.keys()]) releaseHeld(key);
+}
+
 beforeAll(async () => {
 	capture = captureOutput();
+	installAttemptTimeouts();
 	sandbox = await startSandbox({
 		log: (entry) => {
 			sandboxLog.push(entry);
+			// A held request's own entry comes after its release: an entry of a held key is a later attempt's.
+			releaseHeld(entry.key);
 			onLog(entry);
 		},
 	});
+	sandbox.holdRequests((request) =>
+		request.kind === 'latency' ? metTheBucketTogether(request) : heldUntilNextAttempt(request),
+	);
 });
 afterAll(async () => {
+	releaseAllHeld();
 	await sandbox.close();
+	uninstallAttemptTimeouts();
 	capture.stop();
 });
 beforeEach(async () => {
+	releaseAllHeld();
 	await slowResponsesDelivered();
+	notTimedOut.length = 0;
 	onLog = () => {};
 	sandbox.setFaults(null);
 	sandbox.reset();
@@ -111,10 +184,12 @@ beforeEach(async () => {
 });
 
 /**
- * Responses the sandbox is still holding back (slowResponse) would land in the next test's request
- * log: wait until every slow response it decided on has been written out (or dropped).
+ * Responses the sandbox decided to hold back (slowResponse) would land in the next test's request
+ * log: wait until every one has been written out (or dropped). Each was released by its key's next
+ * attempt; one still held would mean the node never came back for it.
  */
 async function slowResponsesDelivered(): Promise<void> {
+	expect([...held.keys()]).toEqual([]);
 	const pending = () =>
 		sandbox.state().counters.faults.slowResponse -
 		sandbox.requests().filter((r) => r.fault === 'slowResponse').length;
@@ -262,6 +337,7 @@ function expectExactlyOnce(
 	requests: RecordedRequest[],
 ): void {
 	const runs = Array.isArray(run) ? run : [{ run, intake: allIntake }];
+	expect(notTimedOut).toEqual([]);
 	for (const { run: oneRun } of runs) {
 		expect(oneRun.data.resultData.error?.message).toBeUndefined();
 		expect(oneRun.status).toBe('success');
@@ -417,8 +493,8 @@ describe.each([
 			expect(perFault.rateLimited).toBeGreaterThanOrEqual(0.2 * ACTIONS);
 			// Every 429 the sandbox sent is in the log with its Retry-After, and the node came back after it.
 			expect(requests.filter((r) => r.fault === 'rateLimited').length).toBeGreaterThan(0);
-			process.stdout.write(
-				`concurrency ${concurrency}: ${requests.length} requests for ${ACTIONS} actions; per kind: ${JSON.stringify(perFault)}; 429 with Retry-After 1 s: ${slowTrips.length}\n`,
+			console.log(
+				`concurrency ${concurrency}: ${requests.length} requests for ${ACTIONS} actions; per kind: ${JSON.stringify(perFault)}; 429 with Retry-After 1 s: ${slowTrips.length}`,
 			);
 
 			expectNoToken([run]);
@@ -428,8 +504,7 @@ describe.each([
 
 describe('1,000 actions under every kind of fault and a token bucket, automatic concurrency', () => {
 	test('every item succeeds; exactly 1,000 records with their events, 0 duplicates, 0 missing', async () => {
-		sandbox.setFaults(FAULTS);
-		sandbox.setRateLimit({ ratePerSecond: 100, burst: 20 });
+		startOnNearlyEmptyBucket();
 		try {
 			const run = await runWorkflow(mixedWorkflow('automatic'), {
 				credentials: { baseUrl: sandbox.baseUrl, apiToken: TOKENS.fullAccess },
@@ -440,13 +515,14 @@ describe('1,000 actions under every kind of fault and a token bucket, automatic 
 
 			expectExactlyOnce(run, state, requests);
 			const perFault = expectFaultsMet(requests);
-			expect(state.counters.rateLimited).toBeGreaterThan(0);
+			// At least the first requests' 429s (see startOnNearlyEmptyBucket).
+			expect(state.counters.rateLimited).toBeGreaterThanOrEqual(FIRST_TOGETHER - TOKENS_LEFT);
 			// What automatic concurrency settled on is logged at debug level, once per node run.
 			expect(
 				capture.lines.filter((line) => line.includes('Inventory: automatic concurrency settled')),
 			).toHaveLength(3);
-			process.stdout.write(
-				`automatic: ${requests.length} requests for ${ACTIONS} actions; per kind: ${JSON.stringify(perFault)}; 429 of the token bucket: ${state.counters.rateLimited}\n`,
+			console.log(
+				`automatic: ${requests.length} requests for ${ACTIONS} actions; per kind: ${JSON.stringify(perFault)}; 429 of the token bucket: ${state.counters.rateLimited}`,
 			);
 			expectNoToken([run]);
 		} finally {
@@ -457,8 +533,7 @@ describe('1,000 actions under every kind of fault and a token bucket, automatic 
 
 describe('the same 1,000 actions as 4 executions at once in one process, automatic concurrency, every kind of fault and a token bucket', () => {
 	test('every item succeeds; exactly 1,000 records with their events, 0 duplicates, 0 missing', async () => {
-		sandbox.setFaults(FAULTS);
-		sandbox.setRateLimit({ ratePerSecond: 100, burst: 20 });
+		startOnNearlyEmptyBucket();
 		const linesBefore = capture.lines.length;
 		try {
 			const intakes = dealIntake(4);
@@ -476,7 +551,8 @@ describe('the same 1,000 actions as 4 executions at once in one process, automat
 
 			expectExactlyOnce(runs, state, requests);
 			const perFault = expectFaultsMet(requests);
-			expect(state.counters.rateLimited).toBeGreaterThan(0);
+			// At least the first requests' 429s (see startOnNearlyEmptyBucket).
+			expect(state.counters.rateLimited).toBeGreaterThanOrEqual(FIRST_TOGETHER - TOKENS_LEFT);
 			// The executions shared one controller: created once, settled once per node run.
 			const lines = capture.lines.slice(linesBefore);
 			expect(
@@ -485,8 +561,8 @@ describe('the same 1,000 actions as 4 executions at once in one process, automat
 			expect(
 				lines.filter((line) => line.includes('Inventory: automatic concurrency settled')),
 			).toHaveLength(3 * intakes.length);
-			process.stdout.write(
-				`4 executions at once: ${requests.length} requests for ${ACTIONS} actions; per kind: ${JSON.stringify(perFault)}; 429 of the token bucket: ${state.counters.rateLimited}\n`,
+			console.log(
+				`4 executions at once: ${requests.length} requests for ${ACTIONS} actions; per kind: ${JSON.stringify(perFault)}; 429 of the token bucket: ${state.counters.rateLimited}`,
 			);
 			expectNoToken(runs.map(({ run }) => run));
 		} finally {
@@ -504,7 +580,7 @@ describe('a batch that fails mid-way, then n8n\'s "Retry execution"', () => {
 		createTodoParameters({
 			assetId: '={{ $json.assetId }}',
 			name: '={{ $json.task }}',
-			options: { concurrency, maxRetries, retryDelay: 5, timeout: 1000 },
+			options: { concurrency, maxRetries, retryDelay: 5, timeout: UNREACHED_TIMEOUT_MS },
 		});
 
 	function createdBy(requests: RecordedRequest[]): Set<string> {

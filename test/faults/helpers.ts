@@ -64,7 +64,9 @@ export interface Capture {
 /**
  * Captures n8n's loggers (LoggerProxy, used by the engine; Container's Logger, used by n8n-core's
  * error reporter and a node's `this.logger`) at debug level, console output and raw stdout/stderr
- * writes. The loggers stay captured for the rest of the test file.
+ * writes. The loggers stay captured for the rest of the test file. Console output still goes to the
+ * console too, which shows it when the test fails (test/harness/quiet-environment.js); the loggers'
+ * lines are in `lines` only.
  */
 export function captureOutput(): Capture {
 	const lines: string[] = [];
@@ -84,11 +86,13 @@ export function captureOutput(): Capture {
 	Container.set(Logger, logger as unknown as Logger);
 	LoggerProxy.init(logger as unknown as WorkflowLogger);
 
-	const consoleSpies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((method) =>
-		jest.spyOn(console, method).mockImplementation((...args: unknown[]) => {
+	const consoleSpies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((method) => {
+		const previous = console[method];
+		return jest.spyOn(console, method).mockImplementation((...args: unknown[]) => {
 			lines.push(`console.${method} ${args.map(safeJson).join(' ')}`);
-		}),
-	);
+			previous(...args);
+		});
+	});
 	const stdout = process.stdout.write.bind(process.stdout);
 	const stderr = process.stderr.write.bind(process.stderr);
 	process.stdout.write = ((chunk: unknown, ...rest: unknown[]) => {

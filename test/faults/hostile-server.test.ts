@@ -31,6 +31,19 @@ const { testInventoryCredential } = transportCredentialTest;
 
 const TOKEN = TOKENS.fullAccess;
 
+/** What jest's fake timers leave real when only the timeouts (setTimeout) are to run on its clock. */
+const REAL_BESIDE_FAKE_TIMEOUTS = [
+	'Date',
+	'hrtime',
+	'nextTick',
+	'performance',
+	'queueMicrotask',
+	'setImmediate',
+	'clearImmediate',
+	'setInterval',
+	'clearInterval',
+] as const;
+
 interface Seen {
 	method: string;
 	path: string;
@@ -346,13 +359,25 @@ describe('the Timeout bounds each attempt as a whole', () => {
 			res.on('close', () => clearInterval(timer));
 		};
 		const started = Date.now();
-		expect(await testCredential(frontUrl)).toEqual({
-			status: 'Error',
-			message: `The server at ${frontUrl} did not answer the test in full within 30 s. Check the Base URL and the network between n8n and the service, then test again. Nothing was created.`,
-		});
+		// The test's 30 s run on jest's clock (its timeouts only; the trickle and the sockets are real).
+		jest.useFakeTimers({ doNotFake: [...REAL_BESIDE_FAKE_TIMEOUTS] });
+		try {
+			let settled = false;
+			const result = testCredential(frontUrl).finally(() => (settled = true));
+			while (open.length === 0) await new Promise((resolve) => setImmediate(resolve));
+			await jest.advanceTimersByTimeAsync(29_999);
+			expect(settled).toBe(false);
+			await jest.advanceTimersByTimeAsync(1);
+			expect(await result).toEqual({
+				status: 'Error',
+				message: `The server at ${frontUrl} did not answer the test in full within 30 s. Check the Base URL and the network between n8n and the service, then test again. Nothing was created.`,
+			});
+		} finally {
+			jest.useRealTimers();
+		}
 		expect(Date.now() - started).toBeLessThan(50_000);
 		expect(atFront).toHaveLength(1);
-	}, 70_000);
+	});
 });
 
 describe('no piece of the token is shown', () => {

@@ -31,6 +31,7 @@ import { createRequire } from 'node:module';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
+import { noteAttemptRequest } from './attempts';
 import { installDeduplicationStore } from './deduplication';
 import { FixtureEngineAgent, FixtureInProcessAgent, FixtureItems } from './fixture-nodes';
 
@@ -178,6 +179,7 @@ class CredentialsHelper extends ICredentialsHelper {
 			throw new Error(`Unknown credential ${typeName}`);
 		// n8n-core hands the execution's cancel signal to the request: once it fired, nothing goes out.
 		if (!requestOptions.abortSignal?.aborted) this.onRequest(requestOptions);
+		noteAttemptRequest(requestOptions.headers);
 		if (typeof inventoryCredentialType.authenticate !== 'function') {
 			throw new Error('Expected an authenticate function');
 		}

@@ -18,14 +18,24 @@ import {
 	storedAtStart,
 	type WorkflowDefinition,
 } from '../harness/engine';
+import { timeOutAttempt, UNREACHED_TIMEOUT_MS } from '../harness/attempts';
 import { acquisitionKey, todoKey } from '../harness/keys';
 import { idempotencyHelpers } from './package-modules';
-import { keysSent, runError, runInventory, useSandbox, UUID_V5 } from './util';
+import {
+	holdUntilKeyAnsweredAgain,
+	keysSent,
+	runError,
+	runInventory,
+	useAttemptTimeouts,
+	useSandbox,
+	UUID_V5,
+} from './util';
 
 const { deriveIdempotencyKey, IDEMPOTENCY_NAMESPACE, ROOT_EXECUTION_DATA_KEY, uuidV5 } =
 	idempotencyHelpers;
 
 const env = useSandbox();
+useAttemptTimeouts();
 
 const createTodo = createTodoParameters({ assetId: '={{ $json.asset }}' });
 
@@ -130,11 +140,8 @@ describe('retries resend the same key', () => {
 			{ dropAfterApplyRate: 1, maxFaultsPerKey: 1 },
 			2,
 		],
-		[
-			'a response slower than the timeout',
-			{ slowResponseRate: 1, slowResponseDelayMs: 1500, maxFaultsPerKey: 1 },
-			2,
-		],
+		// Held until the retry was answered; the node's attempt times out as the hold begins.
+		['a response slower than the timeout', { slowResponseRate: 1, maxFaultsPerKey: 1 }, 2],
 		[
 			'a 429 with Retry-After',
 			{ rateLimit: { requests: 1, windowMs: 60_000, retryAfterSeconds: 1 }, maxFaultsPerKey: 1 },
@@ -143,13 +150,16 @@ describe('retries resend the same key', () => {
 	])('inside the node, after %s: one record', async (_fault, faults, requests) => {
 		const { sandbox } = env;
 		sandbox.setFaults(faults);
+		const timedOut: boolean[] = [];
+		holdUntilKeyAnsweredAgain(env, (held) => timedOut.push(timeOutAttempt(held.key)));
 		// The rate limit lets the first request through, so it needs a second item to bite.
 		const items = 'rateLimit' in faults ? [{ asset: 1001 }, { asset: 1002 }] : [{ asset: 1001 }];
 		const run = await runInventory(sandbox, items, {
 			...createTodo,
-			options: { maxRetries: 3, retryDelay: 1, timeout: 500 },
+			options: { maxRetries: 3, retryDelay: 1, timeout: UNREACHED_TIMEOUT_MS },
 		});
 		expect(run.status).toBe('success');
+		expect(timedOut).toEqual('slowResponseRate' in faults ? [true] : []);
 		// A slow response is recorded when the sandbox finally answers, after the node gave up on it.
 		for (let waited = 0; sandbox.requests().length < requests && waited < 5000; waited += 50) {
 			await sleep(50);

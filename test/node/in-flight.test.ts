@@ -1,17 +1,37 @@
 import { sleep, type IDataObject } from 'n8n-workflow';
+import { timeOutAttempt, UNREACHED_TIMEOUT_MS } from '../harness/attempts';
 import { nodeOutput } from '../harness/engine';
 import { createTodoParameters, TOKENS } from '../fixtures';
-import { runError, runInventory, sent, useSandbox, UUID_V5 } from './util';
+import {
+	holdUntilKeyAnsweredAgain,
+	runError,
+	runInventory,
+	sent,
+	useAttemptTimeouts,
+	useSandbox,
+	UUID_V5,
+} from './util';
 
 /*
  * A slow server: the first attempt times out while the server is still applying it, so the retry
  * (same key) meets "409 still being processed". The sandbox's processingDelayMs holds a fresh action's
- * key for that long before applying it, which is exactly that server.
+ * key before applying it, which is exactly that server; here the hold lasts until the sandbox has
+ * answered the key's next request, and the node's attempt times out as the hold begins (its Timeout
+ * is never reached otherwise), so neither depends on the machine's speed.
  */
 const env = useSandbox();
+useAttemptTimeouts();
 
 const createTodo = createTodoParameters();
-const quickRetries = { timeout: 300, retryDelay: 100, maxRetryWait: 400 };
+const quickRetries = { timeout: UNREACHED_TIMEOUT_MS, retryDelay: 100, maxRetryWait: 400 };
+
+/** The sandbox's processing holds the first attempt's key; that attempt times out as the hold begins. */
+function firstAttemptTimesOut(): boolean[] {
+	const timedOut: boolean[] = [];
+	env.sandbox.setFaults({ processingDelayMs: 1 });
+	holdUntilKeyAnsweredAgain(env, (held) => timedOut.push(timeOutAttempt(held.key)));
+	return timedOut;
+}
 
 function statuses(): Array<[number | null, boolean]> {
 	// The log is in completion order; the held first attempt completes after the retries it held up.
@@ -30,13 +50,14 @@ async function untilApplied(count: number): Promise<void> {
 describe('a 409 met by a retry of an unanswered attempt', () => {
 	test('is waited out with the same key: the item succeeds with the replayed result, one record', async () => {
 		const { sandbox } = env;
-		sandbox.setFaults({ processingDelayMs: 1500 });
+		const timedOut = firstAttemptTimesOut();
 		const run = await runInventory(sandbox, [{}], {
 			...createTodo,
 			options: { ...quickRetries, maxRetries: 10 },
 		});
 
 		await untilApplied(1);
+		expect(timedOut).toEqual([true]);
 		const requests = sent(sandbox);
 		const expectedRequest = {
 			method: 'POST',
@@ -73,12 +94,13 @@ describe('a 409 met by a retry of an unanswered attempt', () => {
 
 	test('that persists past the retry budget says the request is still being processed and the key is safe to retry', async () => {
 		const { sandbox } = env;
-		sandbox.setFaults({ processingDelayMs: 2500 });
+		const timedOut = firstAttemptTimesOut();
 		const options = { ...quickRetries, maxRetries: 1 };
 		const keyed = { ...createTodo, repeatProtection: 'expression', rowKey: 'intake-4711' };
 		const run = await runInventory(sandbox, [{}], { ...keyed, options });
 
 		await untilApplied(1);
+		expect(timedOut).toEqual([true]);
 		const [{ headers }] = sent(sandbox);
 		const key = headers['idempotency-key'] as string;
 		expect(statuses()).toEqual([
@@ -96,6 +118,7 @@ describe('a 409 met by a retry of an unanswered attempt', () => {
 
 		// And it is: once the server has finished, the same key replays the one record.
 		sandbox.setFaults(null);
+		sandbox.holdRequests(null);
 		const retried = await runInventory(sandbox, [{}], { ...keyed, options });
 		expect(nodeOutput(retried, 'Inventory')).toHaveLength(1);
 		expect(statuses()[2]).toEqual([201, true]);
@@ -195,12 +218,18 @@ describe('one business key on two items', () => {
 
 	test('in two processes at once (two credentials of one organization stand for them: nothing is shared), a 409 answering a first attempt is final: refused, never retried, one record', async () => {
 		const { sandbox } = env;
-		sandbox.setFaults({ processingDelayMs: 800 });
+		// The first request to arrive is processed until the other one has been answered: they meet.
+		sandbox.setFaults({ processingDelayMs: 1 });
+		holdUntilKeyAnsweredAgain(env);
 		const execution = (token: string) =>
 			runInventory(
 				sandbox,
 				[{}],
-				{ ...createTodo, ...keyedByIntake, options: { maxRetries: 5 } },
+				{
+					...createTodo,
+					...keyedByIntake,
+					options: { maxRetries: 5, timeout: UNREACHED_TIMEOUT_MS },
+				},
 				{ node: { onError: 'continueRegularOutput' }, token },
 			);
 		const outputs = (

@@ -100,8 +100,8 @@ test('120 one-item executions started at once against a token bucket (40/s, burs
 	const requests = sandbox.requests();
 	const throttled = throttledCount(requests);
 	expect(requests.length).toBe(burst.length + throttled);
-	process.stdout.write(
-		`${burst.length} one-item executions: ${throttled} of ${requests.length} requests answered 429\n`,
+	console.log(
+		`${burst.length} one-item executions: ${throttled} of ${requests.length} requests answered 429`,
 	);
 });
 
@@ -163,8 +163,8 @@ test('one-item executions arriving during a large import all succeed beside it, 
 	// turns itself is asserted under a fake clock (server-controller.test.ts).
 	const waited = arrivals.map(([arrival]) => importSentAfterArrival(arrival));
 	const after = requests.filter((r) => r.startedAtMs > arrivedAt).length;
-	process.stdout.write(
-		`import requests sent between the arrivals and their own: ${waited.join(', ')} (of ${after} after the arrivals)\n`,
+	console.log(
+		`import requests sent between the arrivals and their own: ${waited.join(', ')} (of ${after} after the arrivals)`,
 	);
 });
 

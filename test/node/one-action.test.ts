@@ -24,7 +24,7 @@ import {
 	type WorkflowDefinition,
 } from '../harness/engine';
 import { acquisitionKey, todoKey } from '../harness/keys';
-import { runError, useSandbox } from './util';
+import { releasedTogether, runError, useSandbox } from './util';
 
 const env = useSandbox();
 
@@ -215,8 +215,8 @@ describe('what one action is: the cases of docs/idempotency.md', () => {
 		test('in Stop: the error names the first and lists the others', async () => {
 			const { sandbox } = env;
 			await run(workflow('first'), 'exec-1');
-			// Twelve at once, each answer a second late: all are under way when the first is refused.
-			sandbox.setFaults({ latencyMs: 1000 });
+			// Twelve at once, held until all twelve arrived: all are under way when the first is refused.
+			releasedTogether(sandbox, 12);
 			const again = await run(workflow('second'), 'exec-2');
 			const { message, description } = runError(again);
 			expect(message).toBe(refusedOf(0));

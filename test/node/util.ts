@@ -1,6 +1,13 @@
 import type { IDataObject, INode, IRun } from 'n8n-workflow';
 
-import { startSandbox, type RecordedRequest, type SandboxHandle } from '../../sandbox/src';
+import {
+	startSandbox,
+	type HeldRequest,
+	type LogEntry,
+	type RecordedRequest,
+	type SandboxHandle,
+} from '../../sandbox/src';
+import { installAttemptTimeouts, uninstallAttemptTimeouts } from '../harness/attempts';
 import {
 	deduplicationStore,
 	forgetServerControllers,
@@ -14,13 +21,31 @@ export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 export const UUID_V5 = /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 export const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d+Z$/;
 
-/** One sandbox per test file, reset before each test, and the node's per-process controllers forgotten. */
-export function useSandbox(): { readonly sandbox: SandboxHandle } {
-	const holder = {} as { sandbox: SandboxHandle };
+export interface TestSandbox {
+	readonly sandbox: SandboxHandle;
+	/** Called with each entry of the sandbox's log as it is written, for the current test. */
+	onLog(listener: (entry: LogEntry) => void): void;
+}
+
+/**
+ * One sandbox per test file, reset before each test (its faults off, no request held), and the node's
+ * per-process controllers forgotten.
+ */
+export function useSandbox(): TestSandbox {
+	const listeners: Array<(entry: LogEntry) => void> = [];
+	const holder = {
+		onLog(listener: (entry: LogEntry) => void) {
+			listeners.push(listener);
+		},
+	} as { sandbox: SandboxHandle; onLog: TestSandbox['onLog'] };
 	beforeAll(async () => {
-		holder.sandbox = await startSandbox({ log: false });
+		holder.sandbox = await startSandbox({
+			log: (entry) => listeners.forEach((listener) => listener(entry)),
+		});
 	});
 	beforeEach(() => {
+		listeners.length = 0;
+		holder.sandbox.holdRequests(null);
 		holder.sandbox.reset();
 		holder.sandbox.setFaults(null);
 		forgetServerControllers();
@@ -28,6 +53,53 @@ export function useSandbox(): { readonly sandbox: SandboxHandle } {
 	});
 	afterAll(async () => await holder.sandbox.close());
 	return holder;
+}
+
+/** The node's attempts can be timed out by the test in this file (see harness/attempts.ts). */
+export function useAttemptTimeouts(): void {
+	beforeAll(installAttemptTimeouts);
+	afterAll(uninstallAttemptTimeouts);
+}
+
+/**
+ * The next `count` requests to the sandbox are held at its latency wait (a `latencyMs` fault, set
+ * here) until all of them have arrived, then let go together, and the fault is off again: they are
+ * in flight at once, whatever the machine's speed.
+ */
+export function releasedTogether(sandbox: SandboxHandle, count: number): void {
+	const holds: HeldRequest[] = [];
+	sandbox.setFaults({ latencyMs: 1 });
+	sandbox.holdRequests((held) => {
+		holds.push(held);
+		if (holds.length < count) return;
+		sandbox.holdRequests(null);
+		sandbox.setFaults(null);
+	});
+}
+
+/**
+ * From now on (this test) each request the sandbox holds (a processing delay, a holdInFlight or
+ * slowResponse fault) is handed to `onHold` as the hold begins and stays held until the sandbox has
+ * answered another request with the same key: a retry after the node gave up on it (its 409 while
+ * the key is in flight, or the replay), or another execution's request. Returns the holds.
+ */
+export function holdUntilKeyAnsweredAgain(
+	env: TestSandbox,
+	onHold: (held: HeldRequest) => void = () => {},
+): HeldRequest[] {
+	const holds: HeldRequest[] = [];
+	const waiting = new Map<string | null, HeldRequest[]>();
+	env.onLog((entry) => {
+		// A held request's own entry is written after its release: an entry of a held key is another request's.
+		for (const held of waiting.get(entry.key) ?? []) held.release();
+		waiting.delete(entry.key);
+	});
+	env.sandbox.holdRequests((held) => {
+		holds.push(held);
+		waiting.set(held.key, [...(waiting.get(held.key) ?? []), held]);
+		onHold(held);
+	});
+	return holds;
 }
 
 /** What the API saw: method, path, the headers the node sets, and the body. */

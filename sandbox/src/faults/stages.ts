@@ -7,23 +7,31 @@
 import type { ServerResponse } from 'node:http';
 
 import type { FaultPlan } from './engine';
-import { destroySocket, type Outcome, type Reply, type RequestContext } from '../http/request';
+import {
+	destroySocket,
+	type ApiRequest,
+	type Outcome,
+	type Reply,
+	type RequestContext,
+} from '../http/request';
 import { errorBody } from '../domain/results';
+import type { HoldKind } from '../types';
 
 export interface FaultIo {
-	sleep(ms: number): Promise<void>;
+	/** A timed wait of the request: `ms`, or until released while a hold listener is set. */
+	hold(kind: HoldKind, ctx: ApiRequest, ms: number): Promise<void>;
 	/** Writes the reply; false when the client is gone. */
 	send(res: ServerResponse, reply: Reply): boolean;
 }
 
 export async function faultBeforeApply(
 	plan: FaultPlan,
-	ctx: RequestContext,
+	ctx: ApiRequest,
 	io: FaultIo,
 ): Promise<Outcome | null> {
 	if (plan.latencyMs > 0) {
 		plan.recordLatency();
-		await io.sleep(plan.latencyMs);
+		await io.hold('latency', ctx, plan.latencyMs);
 	}
 	const retryAfter = plan.rateLimited(Date.now());
 	if (retryAfter !== null) {
@@ -53,10 +61,14 @@ export async function faultBeforeApply(
  * With the key held in flight, before the action is applied: processingDelayMs (not a fault), then
  * the holdInFlight fault, which keeps the key for longer than a client waits. true when it held.
  */
-export async function faultWhileInFlight(plan: FaultPlan, io: FaultIo): Promise<boolean> {
-	if (plan.processingDelayMs > 0) await io.sleep(plan.processingDelayMs);
+export async function faultWhileInFlight(
+	plan: FaultPlan,
+	ctx: ApiRequest,
+	io: FaultIo,
+): Promise<boolean> {
+	if (plan.processingDelayMs > 0) await io.hold('processing', ctx, plan.processingDelayMs);
 	if (!plan.fires('holdInFlight')) return false;
-	await io.sleep(plan.holdInFlightMs);
+	await io.hold('holdInFlight', ctx, plan.holdInFlightMs);
 	return true;
 }
 
@@ -66,7 +78,7 @@ export async function faultWhileInFlight(plan: FaultPlan, io: FaultIo): Promise<
  */
 export async function faultAfterApply(
 	plan: FaultPlan,
-	ctx: RequestContext,
+	ctx: ApiRequest,
 	reply: Reply,
 	io: FaultIo,
 ): Promise<Outcome | null> {
@@ -78,7 +90,7 @@ export async function faultAfterApply(
 		return { reply, fault: 'dropAfterApply', delivered: false };
 	}
 	if (plan.fires('slowResponse')) {
-		await io.sleep(plan.slowResponseDelayMs);
+		await io.hold('slowResponse', ctx, plan.slowResponseDelayMs);
 		return { reply, fault: 'slowResponse', delivered: io.send(ctx.res, reply) };
 	}
 	return null;

@@ -32,6 +32,8 @@ import {
 import { errorBody } from '../domain/results';
 import type {
 	FaultConfig,
+	HeldRequest,
+	HoldKind,
 	LogEntry,
 	RateLimitConfig,
 	RecordedRequest,
@@ -68,6 +70,10 @@ export class SandboxCore implements FaultIo {
 	private resets = 0;
 	private readonly timers = new Set<NodeJS.Timeout>();
 	private closed = false;
+	/** Set: the timed waits hold their requests until released (see holdRequests). */
+	private holdListener: ((held: HeldRequest) => void) | null = null;
+	/** The release of every request held for the listener and not released yet. */
+	private readonly held = new Set<() => void>();
 
 	constructor(private readonly deps: ServerDeps) {
 		this.world = new World(deps.seed, deps.now);
@@ -120,14 +126,40 @@ export class SandboxCore implements FaultIo {
 		return clone(inspectionState(this));
 	}
 
+	/**
+	 * While a listener is set, each timed wait of a request (latencyMs, processingDelayMs, the
+	 * holdInFlight and slowResponse faults) lasts until its release instead of its milliseconds, and the
+	 * listener hears of it as it begins. null: back to the milliseconds, and every request still held
+	 * is released.
+	 */
+	holdRequests(listener: ((held: HeldRequest) => void) | null): void {
+		this.holdListener = listener;
+		if (listener === null) for (const release of [...this.held]) release();
+	}
+
 	/** Stops pending delays (their requests are abandoned; the sockets are destroyed by the server). */
 	shutdown(): void {
 		this.closed = true;
 		for (const t of this.timers) clearTimeout(t);
 		this.timers.clear();
+		this.held.clear();
 	}
 
-	sleep(ms: number): Promise<void> {
+	hold(kind: HoldKind, ctx: ApiRequest, ms: number): Promise<void> {
+		const listener = this.holdListener;
+		if (listener === null) return this.sleep(ms);
+		return new Promise((resolve) => {
+			if (this.closed) return; // never resolves: the server is going away
+			const release = () => {
+				if (!this.held.delete(release)) return;
+				resolve();
+			};
+			this.held.add(release);
+			listener({ kind, seq: ctx.seq, key: ctx.rawKey, operation: ctx.operation, release });
+		});
+	}
+
+	private sleep(ms: number): Promise<void> {
 		return new Promise((resolve) => {
 			if (this.closed) return; // never resolves: the server is going away
 			const t = setTimeout(() => {
@@ -236,7 +268,7 @@ export class SandboxCore implements FaultIo {
 			return { reply, fault: null, delivered: true };
 		}
 		const reply = await apiReply(this, ctx, async () =>
-			plan ? await faultWhileInFlight(plan, this) : false,
+			plan ? await faultWhileInFlight(plan, ctx, this) : false,
 		);
 		const spoiled = plan && (await faultAfterApply(plan, ctx, reply, this));
 		if (spoiled) return spoiled;
