@@ -6,8 +6,13 @@ module.exports = {
 	roots: ['<rootDir>/test', '<rootDir>/sandbox/test'],
 	testMatch: ['**/*.test.ts'],
 	testPathIgnorePatterns: ['/node_modules/', '/test/e2e/'],
-	// The e2e suites' n8n user folders (npm run n8n / n8n:queue keep theirs) hold package.json copies.
-	modulePathIgnorePatterns: ['<rootDir>/test/e2e/.work/'],
+	// The e2e suites' n8n user folders (npm run n8n / n8n:queue keep theirs) and the installed n8n
+	// hosts hold package.json copies of their own.
+	modulePathIgnorePatterns: [
+		'<rootDir>/test/e2e/.work/',
+		'<rootDir>/test/e2e/.host/',
+		'<rootDir>/test/e2e/.host-n8n1/',
+	],
 	// ts-jest only transpiles (tsconfig.test.json's isolatedModules): the tests' types are checked by
 	// `npm run lint` (tsc --noEmit -p tsconfig.test.json).
 	transform: {
