@@ -1,5 +1,5 @@
 /**
- * A server at the Base URL that tries to get the token or a false booking out of the node (issue 53):
+ * A server at the Base URL that tries to get the token or a false booking out of the node:
  * redirects of every status to another origin, a trickling body, a body cut after its 2xx headers,
  * the token echoed in error and success bodies, an envelope-less 2xx from a server that otherwise
  * answers as the API, a 5 MB message; and a credential the node must refuse before sending anything
