@@ -185,6 +185,24 @@ export class RowKeys {
 	}
 }
 
+/** The columns of these rows, in the order they first appear. */
+export const columnsOf = (rows: readonly IDataObject[]): string[] => [
+	...new Set(rows.flatMap((row) => Object.keys(row))),
+];
+
+/**
+ * Whether a column's values, as key text, are all different (each row told apart by it); with
+ * `emptyAllowed` false, none may be empty either.
+ */
+export function tellsEveryRowApart(
+	rows: readonly IDataObject[],
+	column: string,
+	emptyAllowed: boolean,
+): boolean {
+	const texts = rows.map((row) => keyText(row[column]));
+	return (emptyAllowed || !texts.includes('')) && new Set(texts).size === rows.length;
+}
+
 /**
  * The hint of a run keyed by nothing but the execution although its input has rows of their own
  * (Key Columns left empty before a sheet): each execution books them anew. It names a column whose
@@ -192,11 +210,8 @@ export class RowKeys {
  */
 export function unkeyedRowsHint(rows: IDataObject[]): string | undefined {
 	if (rows.length < 2) return undefined;
-	const names = [...new Set(rows.flatMap((row) => Object.keys(row)))];
-	const identifying = names.find((name) => {
-		const texts = rows.map((row) => keyText(row[name]));
-		return !texts.includes('') && new Set(texts).size === rows.length;
-	});
+	// A key column must not be empty in any row.
+	const identifying = columnsOf(rows).find((name) => tellsEveryRowApart(rows, name, false));
 	const example = identifying === undefined ? '' : `, e.g. ${showText(identifying)}`;
 	return `Key Columns is empty, so each execution books these ${rows.length} rows anew (only a retry of this execution replays them). To book each row once, name the column that identifies a row in Key Columns${example}.`;
 }

@@ -7,6 +7,7 @@ import { describeValue, showText } from '../values/shownText';
 import { canonicalJson, type KeyBasis } from './keys';
 import { keyText } from './keyText';
 import type { KeySource } from './keySource';
+import { columnsOf, tellsEveryRowApart } from './rowIdentity';
 
 /** One item's request, as far as comparing it with the others of its key goes. */
 interface KeyedRequest {
@@ -42,13 +43,10 @@ function differingFields(bodies: IDataObject[]): string[] {
  * the same (their requests differ by what an expression reads elsewhere).
  */
 function tellingColumn(rows: IDataObject[], keyColumns: string[]): string | undefined {
-	const names = [...new Set(rows.flatMap((row) => Object.keys(row)))].filter(
-		(name) => !keyColumns.includes(name),
-	);
-	const distinctCount = (name: string) => new Set(rows.map((row) => keyText(row[name]))).size;
+	const names = columnsOf(rows).filter((name) => !keyColumns.includes(name));
 	return (
-		names.find((name) => distinctCount(name) === rows.length) ??
-		names.find((name) => distinctCount(name) > 1)
+		names.find((name) => tellsEveryRowApart(rows, name, true)) ??
+		names.find((name) => new Set(rows.map((row) => keyText(row[name]))).size > 1)
 	);
 }
 
