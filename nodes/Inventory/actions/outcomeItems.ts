@@ -7,7 +7,7 @@ import {
 	type NodeApiError,
 } from 'n8n-workflow';
 
-import { FATE_WORDS, type ItemFailure } from '../model/itemFailure';
+import { FATE_WORDS, ItemFailure } from '../model/itemFailure';
 import { LISTED_ITEMS, listedFirst } from '../model/listedFirst';
 import { BLANK, isKeyedByData, type KeyedRequest, type PreparedItems } from './prepareRequests';
 import type { RunSetup } from './runSetup';
@@ -105,7 +105,7 @@ export function dryRunOutput({ byItem }: PreparedItems, run: RunSetup): INodeExe
 	return byItem.flatMap((prepared, itemIndex) => {
 		if (prepared === BLANK) return [];
 		const json =
-			prepared instanceof Error
+			prepared instanceof ItemFailure
 				? errorItemJson(prepared)
 				: dryRunItemJson(prepared, run.connection.baseUrl);
 		return [{ json, pairedItem: { item: itemIndex } }];

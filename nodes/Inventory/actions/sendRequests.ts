@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { AnsweredKeys, REPEAT_CHECK_FIELD } from '../idempotency/answeredKeys';
 import { withOtherFailures, withRunSummary } from '../idempotency/runSummary';
-import type { ItemFailure } from '../model/itemFailure';
+import { ItemFailure } from '../model/itemFailure';
 import { ExecutionStopped } from '../scheduling/cancel';
 import { joinServerController } from '../scheduling/controller';
 import { runInRecordOrder } from '../scheduling/recordOrder';
@@ -53,7 +53,7 @@ async function sendInRecordOrder(
 		work: async (itemIndex, othersWaitForRecord) => {
 			try {
 				const request = byItem[itemIndex];
-				if (request instanceof Error) throw request;
+				if (request instanceof ItemFailure) throw request;
 				if (!isRequest(request)) return true;
 				const data = await sendInventoryRequest.call(
 					context,

@@ -64,14 +64,19 @@ export class ItemFailure extends Error {
 		super(error.message);
 	}
 
-	/** An error the node did not explain (not a check's, not an answer's): nothing is known to be sent. */
-	static of(error: NodeApiError | NodeOperationError): ItemFailure {
-		return new ItemFailure(error, {
-			status: null,
-			apiMessage: null,
-			reasons: {},
-			fate: 'notSent',
-			idempotencyKey: null,
-		});
+	/**
+	 * An item that failed before anything was sent: its values' checks (`reasons` by field, `checks`),
+	 * or an error the node did not explain (neither a check's nor an answer's).
+	 */
+	static beforeSending(
+		error: NodeApiError | NodeOperationError,
+		reasons: Record<string, string> = {},
+		checks: readonly FailedCheck[] = [],
+	): ItemFailure {
+		return new ItemFailure(
+			error,
+			{ status: null, apiMessage: null, reasons, fate: 'notSent', idempotencyKey: null },
+			checks,
+		);
 	}
 }

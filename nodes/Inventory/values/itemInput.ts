@@ -247,7 +247,7 @@ export class ItemInput {
 /** A thrown value as the item's failure: an item's failure as it is, n8n's error as this item's. */
 export function asItemFailure(node: INode, caught: unknown, itemIndex: number): ItemFailure {
 	if (caught instanceof ItemFailure) return caught;
-	return ItemFailure.of(
+	return ItemFailure.beforeSending(
 		caught instanceof NodeOperationError || caught instanceof NodeApiError
 			? caught
 			: new NodeOperationError(node, caught as Error, { itemIndex }),
@@ -283,9 +283,5 @@ export function checksRefusal(
 		const field = reasonPath ?? apiField ?? parameter ?? label;
 		reasons[field] = reasons[field] ? `${reasons[field]}; ${problem}` : problem;
 	}
-	return new ItemFailure(
-		error,
-		{ status: null, apiMessage: null, reasons, fate: 'notSent', idempotencyKey: null },
-		failures,
-	);
+	return ItemFailure.beforeSending(error, reasons, failures);
 }
